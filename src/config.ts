@@ -1,0 +1,309 @@
+/**
+ * Configuration: one zod schema over env vars and command-line flags.
+ * This is the only module that reads `process.env` (callers pass it in, so tests never touch the real one).
+ */
+import { homedir, platform } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ConfigurationError } from './errors.js';
+
+export const TOOLSETS = [
+  'catalog',
+  'video',
+  'avatar',
+  'product',
+  'ads',
+  'library',
+  'gestures',
+  'enterprise',
+  'upscale',
+  'jobs',
+] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+export const VENDOR_LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M'] as const;
+export type VendorLetter = (typeof VENDOR_LETTERS)[number];
+export type VendorMap = Partial<Record<VendorLetter, string>>;
+
+/**
+ * Vendor names believed right from public material (design.md section 3). Every one is an assumption:
+ * the README marks them "assumed" and GENPLAT_VENDORS overrides each letter.
+ */
+export const ASSUMED_VENDORS: VendorMap = {
+  A: 'wan',
+  C: 'seedance',
+  D: 'grok',
+  F: 'veo',
+  G: 'gpt',
+  I: 'nano-banana',
+  K: 'ideogram',
+};
+
+/** In the sandbox every letter must resolve, so unknown letters get a recognisable placeholder. */
+export function sandboxVendors(overrides: VendorMap): VendorMap {
+  const filled: VendorMap = { ...ASSUMED_VENDORS };
+  for (const letter of VENDOR_LETTERS) filled[letter] ??= `vendor${letter.toLowerCase()}`;
+  return { ...filled, ...overrides };
+}
+
+export type ConfirmPolicy = { mode: 'always' } | { mode: 'above'; credits: number } | { mode: 'never' };
+
+export interface Config {
+  /** Undefined only in sandbox mode before the simulator has started (the entry fills it in). */
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  sandbox: boolean;
+  vendors: VendorMap;
+  confirm: ConfirmPolicy;
+  /** Hard ceilings in displayed credits; refused whatever the consent. */
+  maxCreditsPerCall: number;
+  maxCreditsPerDay: number;
+  stateDir: string;
+  toolsets: Toolset[];
+  readOnly: boolean;
+  /** Lower-cased host names an agent may name in `webhook_url`. */
+  webhookAllowlist: string[];
+  /** Elicitation: `auto` asks clients that declare it (minus the skip list), `off` always uses tokens. */
+  elicitation: 'auto' | 'off';
+  /** Client names (initialize clientInfo.name) that declare elicitation but never render it. */
+  elicitationSkipClients: string[];
+  /** Must stay below the host's ~60 s tool timeout so a silent form falls back to a token in time. */
+  elicitationTimeoutMs: number;
+  http: { host: string; port: number; token: string | undefined; allowedOrigins: string[] };
+  /** Public https base where the platform can reach our webhook receiver (HTTP mode only). */
+  publicUrl: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+const intFrom = (name: string, min: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${name} must be at least ${min}`));
+
+const EnvSchema = z.object({
+  GENPLAT_API_KEY: z.string().trim().min(1, 'GENPLAT_API_KEY is empty').optional(),
+  GENPLAT_BASE_URL: z.string().trim().optional(),
+  GENPLAT_VENDORS: z.string().optional(),
+  GENPLAT_CONFIRM: z.string().optional(),
+  GENPLAT_MAX_CREDITS_PER_CALL: intFrom('GENPLAT_MAX_CREDITS_PER_CALL', 0).optional(),
+  GENPLAT_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_MAX_CREDITS_PER_DAY', 0).optional(),
+  GENPLAT_STATE_DIR: z.string().trim().min(1).optional(),
+  GENPLAT_TOOLSETS: z.string().optional(),
+  GENPLAT_READ_ONLY: z.enum(['0', '1', 'true', 'false']).optional(),
+  GENPLAT_SANDBOX: z.enum(['0', '1', 'true', 'false']).optional(),
+  GENPLAT_WEBHOOK_ALLOWLIST: z.string().optional(),
+  GENPLAT_ELICITATION: z.enum(['auto', 'off']).optional(),
+  GENPLAT_ELICITATION_SKIP_CLIENTS: z.string().optional(),
+  GENPLAT_ELICITATION_TIMEOUT_MS: intFrom('GENPLAT_ELICITATION_TIMEOUT_MS', 1000).optional(),
+  GENPLAT_HTTP_TOKEN: z.string().min(16, 'GENPLAT_HTTP_TOKEN must be at least 16 characters').optional(),
+  GENPLAT_HTTP_HOST: z.string().optional(),
+  GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0).optional(),
+  GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
+  GENPLAT_PUBLIC_URL: z.string().optional(),
+  GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+});
+
+/** Flags recognised on the command line; sub-commands (`sim`, `doctor`) are positionals. */
+export interface CliArgs {
+  command: 'serve' | 'sim' | 'doctor';
+  sandbox: boolean;
+  readOnly: boolean;
+  http: boolean;
+  host: string | undefined;
+  port: number | undefined;
+  toolsets: string | undefined;
+  stateDir: string | undefined;
+}
+
+export function parseCli(argv: string[]): CliArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      sandbox: { type: 'boolean', default: false },
+      'read-only': { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      toolsets: { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const command = positionals[0] ?? 'serve';
+  if (command !== 'serve' && command !== 'sim' && command !== 'doctor') {
+    throw new ConfigurationError([`unknown command "${command}": use no command, "sim" or "doctor"`]);
+  }
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new ConfigurationError([`--port must be a whole number from 0 to 65535, got "${values.port}"`]);
+    }
+  }
+  return {
+    command,
+    sandbox: values.sandbox ?? false,
+    readOnly: values['read-only'] ?? false,
+    http: values.http ?? false,
+    host: values.host,
+    port,
+    toolsets: values.toolsets,
+    stateDir: values['state-dir'],
+  };
+}
+
+/** The OS data directory for genplat-mcp (XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows). */
+export function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  const home = homedir();
+  if (platform() === 'darwin') return join(home, 'Library', 'Application Support', 'genplat-mcp');
+  if (platform() === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'genplat-mcp');
+  return join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'genplat-mcp');
+}
+
+const truthy = (v: string | undefined) => v === '1' || v === 'true';
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]' || hostname === '::1';
+}
+
+function parseVendors(raw: string | undefined, problems: string[]): VendorMap {
+  const map: VendorMap = {};
+  if (!raw) return map;
+  for (const part of raw.split(',')) {
+    const item = part.trim();
+    if (!item) continue;
+    const m = /^([A-Ma-m])\s*=\s*([a-z0-9][a-z0-9._-]*)$/.exec(item);
+    if (!m) {
+      problems.push(`GENPLAT_VENDORS: "${item}" must look like C=seedance (letter A-M, lower-case name)`);
+      continue;
+    }
+    map[m[1]!.toUpperCase() as VendorLetter] = m[2]!;
+  }
+  return map;
+}
+
+function parseConfirm(raw: string | undefined, problems: string[]): ConfirmPolicy {
+  if (raw === undefined || raw === 'always') return { mode: 'always' };
+  if (raw === 'never') return { mode: 'never' };
+  const m = /^above:(\d+)$/.exec(raw);
+  if (m) return { mode: 'above', credits: Number(m[1]) };
+  problems.push(`GENPLAT_CONFIRM must be "always", "never" or "above:N" (N in displayed credits), got "${raw}"`);
+  return { mode: 'always' };
+}
+
+function parseToolsets(raw: string | undefined, problems: string[], source: string): Toolset[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...TOOLSETS];
+  const out: Toolset[] = [];
+  for (const name of raw.split(',').map((s) => s.trim())) {
+    if (!name) continue;
+    if ((TOOLSETS as readonly string[]).includes(name)) out.push(name as Toolset);
+    else problems.push(`${source}: unknown toolset "${name}"; known: ${TOOLSETS.join(', ')}, all`);
+  }
+  // The job tools are how any created job is ever found again, so they are always on.
+  if (!out.includes('jobs')) out.push('jobs');
+  return out;
+}
+
+const list = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+
+/**
+ * Builds the Config from flags and environment.
+ * @throws ConfigurationError listing one line per problem (never including a secret's value).
+ */
+export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
+  const problems: string[] = [];
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(issue.message);
+    throw new ConfigurationError(problems);
+  }
+  const e = parsed.data;
+  const sandbox = cli.sandbox || truthy(e.GENPLAT_SANDBOX);
+
+  let baseUrl: string | undefined;
+  if (e.GENPLAT_BASE_URL && !sandbox) {
+    try {
+      const url = new URL(e.GENPLAT_BASE_URL);
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+        problems.push('GENPLAT_BASE_URL must use https (plain http is allowed only for 127.0.0.1/localhost)');
+      } else if (url.username || url.password || url.search || url.hash) {
+        problems.push('GENPLAT_BASE_URL must not contain credentials, a query or a fragment');
+      }
+      baseUrl = url.href.replace(/\/+$/, '');
+    } catch {
+      problems.push('GENPLAT_BASE_URL is not a valid URL');
+    }
+  }
+  if (!sandbox && cli.command !== 'sim') {
+    if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
+    if (!e.GENPLAT_BASE_URL)
+      problems.push(
+        'GENPLAT_BASE_URL is required: the platform base URL including its prefix (no default, so the key never goes to a guessed host)',
+      );
+  }
+
+  const vendorOverrides = parseVendors(e.GENPLAT_VENDORS, problems);
+  const vendors = sandbox ? sandboxVendors(vendorOverrides) : { ...ASSUMED_VENDORS, ...vendorOverrides };
+  const confirm = parseConfirm(e.GENPLAT_CONFIRM, problems);
+  const toolsets = parseToolsets(
+    cli.toolsets ?? e.GENPLAT_TOOLSETS,
+    problems,
+    cli.toolsets ? '--toolsets' : 'GENPLAT_TOOLSETS',
+  );
+
+  const maxCreditsPerCall = e.GENPLAT_MAX_CREDITS_PER_CALL ?? 2000;
+  const maxCreditsPerDay = e.GENPLAT_MAX_CREDITS_PER_DAY ?? 10000;
+  if (maxCreditsPerCall > maxCreditsPerDay) {
+    problems.push('GENPLAT_MAX_CREDITS_PER_CALL must not exceed GENPLAT_MAX_CREDITS_PER_DAY');
+  }
+
+  let publicUrl: string | undefined;
+  if (e.GENPLAT_PUBLIC_URL) {
+    try {
+      const url = new URL(e.GENPLAT_PUBLIC_URL);
+      if (url.protocol !== 'https:') problems.push('GENPLAT_PUBLIC_URL must be an https URL');
+      publicUrl = url.href.replace(/\/+$/, '');
+    } catch {
+      problems.push('GENPLAT_PUBLIC_URL is not a valid URL');
+    }
+  }
+
+  const baseStateDir = cli.stateDir ?? e.GENPLAT_STATE_DIR ?? defaultStateDir(env);
+  if (problems.length > 0) throw new ConfigurationError(problems);
+
+  return {
+    apiKey: sandbox ? undefined : e.GENPLAT_API_KEY,
+    baseUrl: sandbox ? undefined : baseUrl,
+    sandbox,
+    vendors,
+    confirm,
+    maxCreditsPerCall,
+    maxCreditsPerDay,
+    // Sandbox spend and jobs never mix with real ones.
+    stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
+    toolsets,
+    readOnly: cli.readOnly || truthy(e.GENPLAT_READ_ONLY),
+    webhookAllowlist: list(e.GENPLAT_WEBHOOK_ALLOWLIST),
+    elicitation: e.GENPLAT_ELICITATION ?? 'auto',
+    // Claude Desktop's chat declares elicitation but never shows the form (mcp-notes.md, CC-88901).
+    elicitationSkipClients:
+      e.GENPLAT_ELICITATION_SKIP_CLIENTS !== undefined ? list(e.GENPLAT_ELICITATION_SKIP_CLIENTS) : ['claude-ai'],
+    elicitationTimeoutMs: e.GENPLAT_ELICITATION_TIMEOUT_MS ?? 40_000,
+    http: {
+      host: cli.host ?? e.GENPLAT_HTTP_HOST ?? '127.0.0.1',
+      port: cli.port ?? e.GENPLAT_HTTP_PORT ?? 8787,
+      token: e.GENPLAT_HTTP_TOKEN,
+      allowedOrigins: list(e.GENPLAT_HTTP_ALLOWED_ORIGINS),
+    },
+    publicUrl,
+    logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * `defineTool`: a tool is data plus a handler, in one file (style.md 2.2). This module holds the tool
+ * contract; `tool-runtime.ts` turns specs into registered MCP tools and does the cross-cutting work once
+ * (cost guard for billable tools, webhook allow-list, error → result mapping, ledger writes).
+ */
+import type { z } from 'zod';
+import type { Catalog } from './catalog.js';
+import type { PlatformClient } from './client/types.js';
+import type { Config, Toolset } from './config.js';
+import type { Estimate, JobEnvelope, JobOutput } from './jobs/envelope.js';
+import type { JobKind, JobRef } from './jobs/handle.js';
+import type { Poller } from './jobs/poller.js';
+import type { JobStore } from './jobs/store.js';
+import type { Logger } from './log.js';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Everything a handler may use. Injected at registration (GitHub's HandlerFunc(deps) pattern). */
+export interface ToolContext {
+  config: Config;
+  client: PlatformClient;
+  jobs: JobStore;
+  /** Cached catalog lists (avatars, voices, templates, categories, packs, models), short TTL. */
+  catalog: Catalog;
+  /** The shared poller: one status read per job per interval however many waits watch it. */
+  poller: Poller;
+  log: Logger;
+  /** Fires when the client cancels the call. Cancelling never touches a platform job. */
+  signal: AbortSignal;
+  /** Sends `notifications/progress` if the client gave a token; values must increase (dedup is done for you). */
+  progress(p: { progress: number; total?: number; message?: string }): Promise<void>;
+  /** HTTP mode: the authenticated caller; undefined on stdio. Jobs and tokens are bound to it. */
+  owner: string | undefined;
+}
+
+/** What a billable `run()` returns after its single POST was accepted. */
+export interface Submission {
+  ref: JobRef;
+  requestId: string | undefined;
+  /** `completed` for results returned at once (custom avatar); default `processing`. */
+  status?: 'processing' | 'completed';
+  outputs?: JobOutput[];
+  creditsCharged?: number;
+  remote: { id?: string; project_id?: string; billing_id?: string };
+  details?: Record<string, unknown>;
+  /** Upscale: the original URL saved before the record is replaced. */
+  originalUrl?: string;
+}
+
+/** What a read tool's `run()` returns. `structured` must match the output schema. */
+export interface ReadResult<O> {
+  structured: O;
+  /** Extra `resource_link` content blocks (job outputs, job resources). */
+  links?: { uri: string; name: string; mimeType?: string; description?: string }[];
+  /** A read that reports a failure (e.g. get_job of a failed job). */
+  isError?: boolean;
+}
+
+type Shape = z.ZodRawShape;
+type In<I extends Shape> = z.infer<z.ZodObject<I>>;
+
+interface BaseSpec<I extends Shape> {
+  /** snake_case, verb first; the file name is this with `_` → `-`. */
+  name: string;
+  title: string;
+  toolset: Toolset;
+  /** < 400 characters: what it does, where inputs come from, cost, next step. */
+  description: string;
+  /** Every field has `.describe()`. Ranges and enums in zod, not prose. */
+  input: I;
+  annotations: ToolAnnotations;
+  /**
+   * Checks that need live data or cross-field logic (template require_fields, packs, catalog, "voice_id is
+   * the voice's id, not voiceId"). Runs before any estimate or POST. @throws UserInputError naming the field.
+   */
+  validate?(input: In<I>, ctx: ToolContext): Promise<void>;
+}
+
+export interface ReadToolSpec<I extends Shape, O extends Shape> extends BaseSpec<I> {
+  output: O;
+  billable?: undefined;
+  run(input: In<I>, ctx: ToolContext): Promise<ReadResult<z.infer<z.ZodObject<O>>>>;
+}
+
+export interface BillableToolSpec<I extends Shape> extends BaseSpec<I> {
+  /** Creators all return the job envelope; the runtime supplies it. */
+  output?: undefined;
+  billable: {
+    kind(input: In<I>): JobKind;
+    /** The spec's price for this input (may call free reads: template credit, catalog, upscale quote). */
+    estimate(input: In<I>, ctx: ToolContext): Promise<Estimate>;
+    /** One line for the consent prompt and the ledger: what will be made, key inputs. */
+    summary(input: In<I>): string;
+  };
+  /** Sends exactly one POST through the client and maps its answer. Never retries, never polls. */
+  run(input: In<I>, ctx: ToolContext): Promise<Submission>;
+}
+
+export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> = ReadToolSpec<I, O> | BillableToolSpec<I>;
+
+/** Identity: gives a tool file full type inference and one recognisable shape. */
+export function defineTool<I extends Shape, O extends Shape>(spec: ReadToolSpec<I, O>): ReadToolSpec<I, O>;
+export function defineTool<I extends Shape>(spec: BillableToolSpec<I>): BillableToolSpec<I>;
+export function defineTool(spec: ToolSpec): ToolSpec {
+  return spec;
+}
+
+export type { Estimate, JobEnvelope };

@@ -1,0 +1,82 @@
+/**
+ * The job store interface. The file-backed ledger (`ledger.ts`) implements it for stdio and single-instance
+ * HTTP; a team deployment with several instances can put Redis or PostgreSQL behind the same interface.
+ *
+ * Record lifecycle: `recordIntent` (before the POST) → `update` with the outcome (submitted / rejected /
+ * unknown + remote ids + request id) → `update` from polls (status, outputs, charges).
+ */
+import type { Estimate, JobOutput, JobStatus } from './envelope.js';
+import type { JobKind } from './handle.js';
+
+export type SubmissionOutcome = 'pending' | 'submitted' | 'rejected' | 'unknown';
+export type ConsentPath = 'elicitation' | 'token' | 'policy';
+
+export interface JobRecord {
+  /** Ledger id (UUID), assigned at intent time. */
+  id: string;
+  /** Self-describing handle once the platform gave ids; `submission:<id>` until then (or for ever if unknown). */
+  handle: string;
+  /** The tool that created it, or `external` for a job followed by raw id. */
+  tool: string;
+  kind: JobKind;
+  /** sha256 of tool + normalised arguments: the duplicate guard's key. */
+  fingerprint: string;
+  /** Short human summary ("talking video, avatar a1, 230-char script"). */
+  summary: string;
+  estimate: Estimate | undefined;
+  consent: ConsentPath | undefined;
+  outcome: SubmissionOutcome;
+  /** Envelope status of the job itself, as last seen. */
+  status: JobStatus;
+  requestId: string | undefined;
+  remote: Record<string, string> | undefined;
+  outputs: JobOutput[];
+  reason: string | undefined;
+  creditsCharged: number | undefined;
+  creditsRefunded: number | undefined;
+  /** Upscale: the video's URL before the upscale replaced it. */
+  originalUrl: string | undefined;
+  /** HTTP mode: the caller (bearer token identity) that owns the job; undefined in stdio. */
+  owner: string | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type NewJobRecord = Pick<
+  JobRecord,
+  'tool' | 'kind' | 'fingerprint' | 'summary' | 'estimate' | 'consent' | 'owner'
+> &
+  Partial<Pick<JobRecord, 'handle' | 'status' | 'outcome' | 'remote' | 'originalUrl'>>;
+
+export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
+
+export interface JobFilter {
+  owner?: string | undefined;
+  /** Only records created at or after this instant. */
+  since?: Date;
+  status?: JobStatus[];
+  limit?: number;
+}
+
+export interface JobStore {
+  /** Writes the intent durably (fsync) before the POST is sent. */
+  recordIntent(rec: NewJobRecord): Promise<JobRecord>;
+  /** Applies a patch durably; returns the merged record. @throws if the id is unknown. */
+  update(id: string, patch: JobPatch): Promise<JobRecord>;
+  /** By ledger id or by handle (latest record with that handle). */
+  get(idOrHandle: string): Promise<JobRecord | undefined>;
+  /** Newest first. Sees records written by other processes on the same state dir. */
+  list(filter?: JobFilter): Promise<JobRecord[]>;
+  /**
+   * Displayed credits spent or held since `since` (UTC day start for the per-day ceiling): charged amount
+   * where known, else the estimate, for every record whose outcome is not `rejected`; refunds subtract.
+   */
+  spendSince(since: Date, owner?: string): Promise<number>;
+  /** The newest record with this fingerprint whose outcome is `pending`/`unknown` or whose job is still running. */
+  findActiveDuplicate(fingerprint: string, owner?: string): Promise<JobRecord | undefined>;
+  /** Marks a confirmation-token nonce used; true the first time (across processes), false ever after. */
+  consumeNonce(nonce: string, expiresAt: Date): Promise<boolean>;
+  /** A long-lived random secret for HMAC tokens, created once per state dir (mode 0600). */
+  secret(): Promise<Buffer>;
+  close(): Promise<void>;
+}
