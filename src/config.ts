@@ -4,6 +4,7 @@
  */
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';
+import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigurationError } from './errors.js';
@@ -76,15 +77,20 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
-const intFrom = (name: string, min: number) =>
+const intFrom = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .regex(/^\d+$/, `${name} must be a whole number`)
     .transform(Number)
-    .pipe(z.number().int().min(min, `${name} must be at least ${min}`));
+    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
 
 const EnvSchema = z.object({
-  GENPLAT_API_KEY: z.string().trim().min(1, 'GENPLAT_API_KEY is empty').optional(),
+  // An empty value (a config template's placeholder) counts as unset: sandbox ignores it, serve says "required".
+  GENPLAT_API_KEY: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .optional(),
   GENPLAT_BASE_URL: z.string().trim().optional(),
   GENPLAT_VENDORS: z.string().optional(),
   GENPLAT_CONFIRM: z.string().optional(),
@@ -100,11 +106,13 @@ const EnvSchema = z.object({
   GENPLAT_ELICITATION_TIMEOUT_MS: intFrom('GENPLAT_ELICITATION_TIMEOUT_MS', 1000).optional(),
   GENPLAT_HTTP_TOKEN: z.string().min(16, 'GENPLAT_HTTP_TOKEN must be at least 16 characters').optional(),
   GENPLAT_HTTP_HOST: z.string().optional(),
-  GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0).optional(),
+  GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0, 65535).optional(),
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
 });
+
+type Env = z.output<typeof EnvSchema>;
 
 /** Flags recognised on the command line; sub-commands (`sim`, `doctor`) are positionals. */
 export interface CliArgs {
@@ -139,7 +147,8 @@ export function parseCli(argv: string[]): CliArgs {
   }
   let port: number | undefined;
   if (values.port !== undefined) {
-    port = Number(values.port);
+    // Number('') is 0 and Number('1e3') is 1000: only plain digits are a port.
+    port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN;
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new ConfigurationError([`--port must be a whole number from 0 to 65535, got "${values.port}"`]);
     }
@@ -186,26 +195,69 @@ function parseVendors(raw: string | undefined, problems: string[]): VendorMap {
   return map;
 }
 
-function parseConfirm(raw: string | undefined, problems: string[]): ConfirmPolicy {
-  if (raw === undefined || raw === 'always') return { mode: 'always' };
+function parseConfirm(input: string | undefined, problems: string[]): ConfirmPolicy {
+  const raw = input?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'always') return { mode: 'always' };
   if (raw === 'never') return { mode: 'never' };
-  const m = /^above:(\d+)$/.exec(raw);
+  const m = /^above:\s*(\d+)$/.exec(raw);
   if (m) return { mode: 'above', credits: Number(m[1]) };
-  problems.push(`GENPLAT_CONFIRM must be "always", "never" or "above:N" (N in displayed credits), got "${raw}"`);
+  problems.push(`GENPLAT_CONFIRM must be "always", "never" or "above:N" (N in displayed credits), got "${input}"`);
   return { mode: 'always' };
 }
 
 function parseToolsets(raw: string | undefined, problems: string[], source: string): Toolset[] {
-  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...TOOLSETS];
+  const names = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.length === 0 || names.includes('all')) return [...TOOLSETS];
   const out: Toolset[] = [];
-  for (const name of raw.split(',').map((s) => s.trim())) {
-    if (!name) continue;
+  for (const name of names) {
+    if (out.includes(name as Toolset)) continue;
     if ((TOOLSETS as readonly string[]).includes(name)) out.push(name as Toolset);
     else problems.push(`${source}: unknown toolset "${name}"; known: ${TOOLSETS.join(', ')}, all`);
   }
   // The job tools are how any created job is ever found again, so they are always on.
   if (!out.includes('jobs')) out.push('jobs');
   return out;
+}
+
+/** A DNS name in ASCII (punycode) form, labels of 1-63 characters. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * Allow-list entries are bare host names, compared exactly by the webhook guard; an entry written as a URL
+ * (`https://hooks.example.com/x`) would otherwise never match and silently disable webhooks.
+ */
+function parseWebhookAllowlist(raw: string | undefined, problems: string[]): string[] {
+  const hosts: string[] = [];
+  for (const entry of list(raw)) {
+    const ascii = domainToASCII(entry.replace(/\.+$/, ''));
+    if (!ascii || !HOST_NAME.test(ascii)) {
+      problems.push(
+        `GENPLAT_WEBHOOK_ALLOWLIST: "${entry}" must be a bare host name such as hooks.example.com (no scheme, port or path)`,
+      );
+      continue;
+    }
+    if (!hosts.includes(ascii)) hosts.push(ascii);
+  }
+  return hosts;
+}
+
+/** Parses each variable on its own, so one bad value does not hide the problems of the others. */
+function parseEnv(env: NodeJS.ProcessEnv, problems: string[]): Env {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(EnvSchema.shape)) {
+    const r = (schema as z.ZodType).safeParse(env[key]);
+    if (r.success) {
+      if (r.data !== undefined) out[key] = r.data;
+      continue;
+    }
+    // zod's own messages (enums) do not say which variable; ours start with its name.
+    for (const issue of r.error.issues)
+      problems.push(issue.message.includes(key) ? issue.message : `${key}: ${issue.message}`);
+  }
+  return out as Env;
 }
 
 const list = (raw: string | undefined) =>
@@ -220,12 +272,7 @@ const list = (raw: string | undefined) =>
  */
 export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const problems: string[] = [];
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(issue.message);
-    throw new ConfigurationError(problems);
-  }
-  const e = parsed.data;
+  const e = parseEnv(env, problems);
   const sandbox = cli.sandbox || truthy(e.GENPLAT_SANDBOX);
 
   let baseUrl: string | undefined;
@@ -277,7 +324,14 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   }
 
   const baseStateDir = cli.stateDir ?? e.GENPLAT_STATE_DIR ?? defaultStateDir(env);
-  if (problems.length > 0) throw new ConfigurationError(problems);
+  const webhookAllowlist = parseWebhookAllowlist(e.GENPLAT_WEBHOOK_ALLOWLIST, problems);
+  if (problems.length > 0) {
+    // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
+    const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
+    throw new ConfigurationError(
+      key && key.length >= 8 ? problems.map((p) => p.split(key).join('[redacted]')) : problems,
+    );
+  }
 
   return {
     apiKey: sandbox ? undefined : e.GENPLAT_API_KEY,
@@ -291,7 +345,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
     toolsets,
     readOnly: cli.readOnly || truthy(e.GENPLAT_READ_ONLY),
-    webhookAllowlist: list(e.GENPLAT_WEBHOOK_ALLOWLIST),
+    webhookAllowlist,
     elicitation: e.GENPLAT_ELICITATION ?? 'auto',
     // Claude Desktop's chat declares elicitation but never shows the form (mcp-notes.md, CC-88901).
     elicitationSkipClients:

@@ -1,0 +1,44 @@
+/**
+ * Zod fields for URL inputs. The guard's rule becomes a zod issue on the field itself, so the MCP
+ * validation error names the field and the rule, and nothing is sent (invariants 4 and 7).
+ */
+import { z } from 'zod';
+import {
+  MAX_DATA_URI_LENGTH,
+  MAX_URL_LENGTH,
+  publicMediaUrlProblem,
+  webhookUrlFormProblem,
+} from '../../src/guards/url.js';
+
+/**
+ * A public media URL field (spec convention 9). `allowDataUri` only where the spec allows base64 data URIs
+ * (some enterprise models' media fields); then the length bound is the data URI one.
+ */
+export function publicMediaUrl(description: string, opts: { allowDataUri?: boolean } = {}) {
+  return z
+    .string()
+    .max(opts.allowDataUri ? MAX_DATA_URI_LENGTH : MAX_URL_LENGTH)
+    .describe(description)
+    .superRefine((value, ctx) => {
+      const problem = publicMediaUrlProblem(value, opts);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}
+
+/**
+ * Optional `webhook_url`: form only (public https URL). The operator allow-list needs the config, so the
+ * tool runtime checks it with `checkWebhookUrl` before anything is sent.
+ */
+export function webhookUrlField(
+  description = 'HTTPS callback URL for job status; its host must be on the operator allow-list. Keep polling too.',
+) {
+  return z
+    .string()
+    .max(MAX_URL_LENGTH)
+    .describe(description)
+    .superRefine((value, ctx) => {
+      const problem = webhookUrlFormProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional();
+}
