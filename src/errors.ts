@@ -235,12 +235,15 @@ export class TimeoutError extends PlatformError {
 
 /** A 2xx whose body was not JSON or did not match the expected shape. */
 export class MalformedResponseError extends PlatformError {
-  constructor(detail: string, requestId: string | undefined) {
+  /** True when the body was not JSON at all (a transport glitch a GET may retry), false for a shape mismatch. */
+  readonly unparseable: boolean;
+  constructor(detail: string, requestId: string | undefined, unparseable = false) {
     super(
       `The platform sent a response we could not read (${detail}).`,
       'Try the read again later; quote the request id to support if it persists.',
       requestId,
     );
+    this.unparseable = unparseable;
   }
 }
 

@@ -6,7 +6,15 @@ import { z } from 'zod';
 
 /** Envelope: `{status: boolean, message?, data}`. */
 export const envelope = <T extends z.ZodType>(data: T) =>
-  z.looseObject({ status: z.boolean(), message: z.string().optional(), data });
+  z.looseObject({
+    status: z.boolean(),
+    // Tolerate `message: null`: the spec says optional, and a null must not fail an otherwise good answer.
+    message: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? undefined),
+    data,
+  });
 
 const str = z.string();
 const optStr = z
@@ -84,7 +92,13 @@ export const CategorySchema = z.looseObject({ label: str, value: str });
 export type Category = z.infer<typeof CategorySchema>;
 
 export const LibrarySubmitSchema = z.looseObject({ db_id: z.union([str, z.number()]).transform(String) });
-export const LibraryStatusSchema = z.looseObject({ db_id: optStr, status: jobState, url: optStr, reason: optStr });
+export const LibraryStatusSchema = z.looseObject({
+  id: optStr,
+  db_id: optStr,
+  status: jobState,
+  url: optStr,
+  reason: optStr,
+});
 
 /** Shoppable packs: the spec does not show the shape, so everything is kept and read defensively. */
 export const PacksSchema = z.unknown();
