@@ -32,6 +32,11 @@ export interface SimRequest {
   requestId: string;
 }
 
+/**
+ * What a handler returns. Envelope routes return the `data` payload as `body` and `server.ts` wraps it in
+ * `{status: true, message: 'ok', data}` (a body that already looks like an envelope — boolean `status` and a
+ * `data` key — is sent as it is). Flat routes return the bare object.
+ */
 export interface SimResponse {
   status: number;
   body: unknown;
@@ -57,6 +62,8 @@ export interface SimRoute {
   style: 'envelope' | 'flat';
   /** A generation POST: needs a paid subscription and a positive balance; starts a job. */
   billable?: boolean;
+  /** Billable routes: the status answered when the balance is not positive (spec: 400 on some paths, 402 on others). Default 402. */
+  insufficientStatus?: 400 | 402;
   handle(req: SimRequest, ctx: SimContext): SimResponse | Promise<SimResponse>;
 }
 
@@ -84,8 +91,13 @@ export interface SimJob {
   /** Media of the outputs. */
   media: 'video' | 'image';
   creditsCharged: number;
-  /** Area data kept by the route (model, db_id, template, upscale attempt fields…). */
+  /**
+   * Area data kept by the route (model, db_id, template, upscale attempt fields…). The engine reads one key:
+   * `ownedVideoType` (string, or null to opt out) overrides the `video_type` a finished video job is registered
+   * under in `ownedVideos` (defaults per kind are in `jobs.ts`).
+   */
   meta: Record<string, unknown>;
+  /** Incremented by status routes that need it (enterprise output lag); the engine never touches it. */
   statusReads: number;
   outputLagPolls: number;
   webhookUrl?: string;
@@ -93,6 +105,8 @@ export interface SimJob {
 
 export interface JobEngine {
   create(init: {
+    /** Fixed id (content library uses UUIDs); random otherwise. */
+    id?: string;
     kind: string;
     account: SimAccount;
     projectId?: string;
@@ -128,13 +142,104 @@ export interface SimContext {
   /** Charges (or throws the 400/402 insufficient-credits error for this path). */
   charge(account: SimAccount, credits: number, insufficientStatus: 400 | 402): void;
   refund(account: SimAccount, credits: number): void;
-  /** Absolute URL of a media file the simulator serves (`png` or `mp4`). */
-  mediaUrl(kind: 'png' | 'mp4' | 'mp3'): string;
+  /** Absolute URL of a media file the simulator serves (`png`, `mp4` or `mp3`); `name` defaults to a random one. */
+  mediaUrl(kind: 'png' | 'mp4' | 'mp3', name?: string): string;
   /** Is this a URL the platform would accept as a public media URL? (Its own media URLs count as public.) */
   isPublicUrl(url: string, opts?: { allowDataUri?: boolean }): boolean;
+  /**
+   * Is this an acceptable `webhook_url`? A public http(s) URL (`httpsOnly`: https only). With the
+   * simulator option `allowLoopbackWebhooks`, http(s) URLs on 127.0.0.1 / localhost / [::1] pass too (tests).
+   */
+  isWebhookUrl(url: string, opts?: { httpsOnly?: boolean }): boolean;
+  /** Projects per account (project_id fields). */
+  projects: ProjectRegistry;
+  /** Catalog data (seeded) and per-account custom avatars and voices. */
+  data: SimData;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
   ownedVideos: Map<string, OwnedVideo>;
   /** POST a JSON callback (content-library webhooks); failures are ignored, as delivery is not guaranteed. */
   sendWebhook(url: string, payload: unknown): void;
   /** Short delay for slow endpoints (upscale quote probing), scaled by the timing profile. */
   slowOpMs: number;
+}
+
+export interface ProjectRegistry {
+  /**
+   * The project to use: `projectId` when it is one of the account's projects (throws 404 "project not found"
+   * otherwise), or a new project when `projectId` is undefined.
+   */
+  resolve(account: SimAccount, projectId: string | undefined): string;
+  /** Registers a project for an account (seeding). */
+  add(accountKey: string, projectId: string): void;
+  owns(account: SimAccount, projectId: string): boolean;
+}
+
+/** Items carry an extra `_sim: true` so clients prove they tolerate unknown fields. */
+export interface SimAvatar {
+  id: string;
+  name: string;
+  thumbnail: string;
+  gender: string;
+  skin: string;
+  age_range: string;
+  type: string;
+  /** Voice used when a video names neither voice_url nor voice_id. */
+  default_voice_id: string;
+  _sim: true;
+}
+
+export interface SimVoice {
+  id: string;
+  name: string;
+  language: string;
+  gender: string;
+  voiceId: string;
+  previewUrl: string;
+  templateUrl?: string;
+  thumbnail?: string;
+  accent: string;
+  country: string;
+  isCustom: boolean;
+  _sim: true;
+}
+
+export interface SimTemplateField {
+  type: 'input' | 'image' | 'textarea';
+  label: string;
+  max?: number;
+}
+
+export interface SimTemplate {
+  id: string;
+  title: string;
+  credit: string;
+  category: string[];
+  require_fields: Record<string, SimTemplateField>;
+  thumbnail: string;
+  _sim: true;
+}
+
+/** Shoppable pack category; the spec does not show the packs shape, so this one is the simulator's own. */
+export interface SimPackCategory {
+  value: string;
+  label: string;
+  formats: string[];
+  aspect_ratios: string[];
+  durations: string[];
+  /** Displayed credits per generation. */
+  credits: { image: number; video: number };
+  defaults: { format: string; aspect_ratio: string; duration: string };
+}
+
+export interface SimData {
+  avatars: SimAvatar[];
+  voices: SimVoice[];
+  templates: SimTemplate[];
+  categories: { label: string; value: string }[];
+  packs: SimPackCategory[];
+  /** Per account key: avatars made with POST /custom-avatar/generate. */
+  customAvatars: Map<string, SimAvatar[]>;
+  /** Per account key: custom voices (isCustom true). */
+  customVoices: Map<string, SimVoice[]>;
 }

@@ -1,0 +1,190 @@
+/**
+ * The sandbox simulator: a faithful in-process implementation of the platform API on 127.0.0.1, used by
+ * `--sandbox`, the demo and the tests. See design.md section 6 and the conventions in `public-url.ts`,
+ * `routes/products.ts`, `routes/shoppable.ts` and `jobs.ts`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sandboxVendors, type VendorMap } from '../config.js';
+import { registerSecret } from '../log.js';
+import { AccountStore, Projects } from './accounts.js';
+import { type FaultSpec, FaultStore } from './faults.js';
+import { Jobs, type TimingOption, timingFrom } from './jobs.js';
+import { isLoopbackUrl, isPublicUrl } from './public-url.js';
+import { type LogEntry, RequestLog } from './request-log.js';
+import { allRoutes } from './routes/index.js';
+import { onLibraryTerminal } from './routes/library.js';
+import { customVoice, SANDBOX_CUSTOM_VOICE_ID, seedData, seedOwnedVideos } from './seed.js';
+import { API_PREFIX, createHandler } from './server.js';
+import type { JobEngine, JobScript, OwnedVideo, SimAccount, SimContext, SimData } from './types.js';
+
+export type { FaultSpec } from './faults.js';
+export type { LogEntry } from './request-log.js';
+
+export interface SimulatorOptions {
+  /** 0/undefined = a random free port. */
+  port?: number;
+  /** Default sandboxVendors({}). */
+  vendors?: VendorMap;
+  /** test (default): jobs 20 ms, slow ops 10 ms; demo: jobs 8-15 s, slow ops 3 s. */
+  timing?: TimingOption;
+  /** The sandbox key accepted (default 'sk-sandbox-' + random hex). */
+  apiKey?: string;
+  /** Displayed credits of the sandbox account (default 100000). */
+  startingCredits?: number;
+  /** Tests: let webhook_url point at 127.0.0.1 (the real platform requires public URLs). */
+  allowLoopbackWebhooks?: boolean;
+  /** Called after each request under the prefix is answered (the CLI prints them to stderr). */
+  onRequest?: (entry: LogEntry) => void;
+}
+
+export interface Simulator {
+  /** e.g. http://127.0.0.1:PORT/api (the platform prefix is /api). */
+  baseUrl: string;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  apiKey: string;
+  accounts: { add(a: Partial<SimAccount> & { key: string }): SimAccount; get(key: string): SimAccount | undefined };
+  faults: { add(f: FaultSpec): void; clear(): void };
+  log: { entries(): LogEntry[]; count(f?: { method?: string; path?: string | RegExp }): number; clear(): void };
+  jobs: JobEngine & { scriptNext(s: JobScript, count?: number): void };
+  ownedVideos: Map<string, OwnedVideo>;
+  vendors: VendorMap;
+  /** Seeded catalog and per-account custom avatars/voices (tests read ids from it). */
+  data: SimData;
+  close(): Promise<void>;
+}
+
+/** How long a content-library callback may take before it is given up (delivery is not guaranteed). */
+const WEBHOOK_TIMEOUT_MS = 5000;
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  const vendors = opts.vendors ?? sandboxVendors({});
+  const timing = timingFrom(opts.timing);
+  const apiKey = opts.apiKey ?? `sk-sandbox-${randomBytes(16).toString('hex')}`;
+  // The sandbox key is harmless, but logs and results must not learn to carry keys of any kind.
+  registerSecret(apiKey);
+  const accounts = new AccountStore();
+  const projects = new Projects();
+  const faults = new FaultStore();
+  const log = new RequestLog();
+  const ownedVideos = new Map<string, OwnedVideo>();
+  let origin = '';
+  const mediaUrl = (kind: 'png' | 'mp4' | 'mp3', name?: string) =>
+    `${origin}/media/${name ?? randomBytes(8).toString('hex')}.${kind}`;
+  let ctx: SimContext | undefined;
+  const jobs = new Jobs({
+    timing,
+    mediaUrl,
+    ownedVideos,
+    projects,
+    onTerminal: (job, state) => {
+      if (ctx) onLibraryTerminal(job, state, ctx);
+    },
+  });
+  const pendingWebhooks = new Set<Promise<void>>();
+
+  const handler = createHandler({
+    routes: allRoutes,
+    accounts,
+    faults,
+    log,
+    ctx: () => {
+      if (!ctx) throw new Error('simulator context used before the server listened');
+      return ctx;
+    },
+    onLog: opts.onRequest,
+  });
+  const server = createServer(handler.listener);
+  await listen(server, opts.port ?? 0);
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // Media URLs inside the seed need the origin, so seeding waits for the port.
+  const data = seedData(mediaUrl);
+  const sandbox = accounts.add({
+    key: apiKey,
+    credits: opts.startingCredits ?? 100_000,
+    subscription: 'paid',
+    features: { customAvatar: true, dedicatedFamily: true },
+  });
+  data.customVoices.set(sandbox.key, [customVoice(mediaUrl, SANDBOX_CUSTOM_VOICE_ID, 'My cloned voice')]);
+  for (const v of seedOwnedVideos(sandbox.key, mediaUrl)) {
+    ownedVideos.set(v.videoId, v);
+    projects.add(sandbox.key, v.projectId);
+  }
+
+  ctx = {
+    vendors,
+    jobs,
+    charge: (account, credits, status) => accounts.charge(account, credits, status),
+    refund: (account, credits) => accounts.refund(account, credits),
+    mediaUrl,
+    isPublicUrl: (url, o) => isPublicUrl(url, origin, o),
+    isWebhookUrl: (url, o = {}) => {
+      if (o.httpsOnly && !url.startsWith('https:') && !(opts.allowLoopbackWebhooks && isLoopbackUrl(url))) {
+        return false;
+      }
+      if (opts.allowLoopbackWebhooks && isLoopbackUrl(url)) return true;
+      // The simulator's own origin is "public" for media, but nothing there receives callbacks.
+      return url.startsWith(`${origin}/`) ? false : isPublicUrl(url, origin);
+    },
+    projects,
+    data,
+    origin,
+    ownedVideos,
+    sendWebhook: (url, payload) => {
+      const p = fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'genplat-sim-webhook/1' },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      })
+        .then((r) => r.arrayBuffer())
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .finally(() => pendingWebhooks.delete(p));
+      pendingWebhooks.add(p);
+    },
+    slowOpMs: timing.slowOpMs,
+  };
+
+  let closed: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}${API_PREFIX}`,
+    origin,
+    apiKey,
+    accounts: { add: (a) => accounts.add(a), get: (k) => accounts.get(k) },
+    faults: { add: (f) => faults.add(f), clear: () => faults.clear() },
+    log: { entries: () => log.entries(), count: (f) => log.count(f), clear: () => log.clear() },
+    jobs,
+    ownedVideos,
+    vendors,
+    data,
+    close() {
+      closed ??= (async () => {
+        jobs.close();
+        handler.close();
+        await Promise.allSettled([...pendingWebhooks]);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closed;
+    },
+  };
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    // Loopback only: the simulator is never reachable from the network.
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
