@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolSpec } from '../../../src/define-tool.js';
+import createShoppableImage from '../../../tools/ads/create-shoppable-image.js';
+import waitForJobs from '../../../tools/jobs/wait-for-jobs.js';
+import { type Harness, startHarness, structured, text } from '../../helpers/harness.js';
+
+const TOOL = 'create_shoppable_image';
+const POSTS = { method: 'POST', path: '/shopable/images' } as const;
+// Seeded sim pack (src/sim/seed.ts): beauty = formats product_showcase/before_after/lifestyle, ratios 9:16/1:1/4:5,
+// image price 100.
+const BASE = { category: 'beauty', format: 'before_after', image_url: 'https://cdn.example.com/serum.png' };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ tools: [createShoppableImage, waitForJobs] as unknown as ToolSpec[] });
+});
+afterAll(() => h.close());
+beforeEach(() => h.sim.log.clear());
+
+describe('create_shoppable_image', () => {
+  it('is listed as billable with a short description, every field described', async () => {
+    const { tools } = await h.client.listTools();
+    const t = tools.find((x) => x.name === TOOL)!;
+    expect(t.description!.length).toBeLessThan(300);
+    expect(t.description).toContain('list_shoppable_packs');
+    expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+    const props = t.inputSchema.properties as Record<string, { description?: string }>;
+    for (const name of ['category', 'format', 'image_url', 'context', 'aspect_ratio']) {
+      expect(props[name]?.description, name).toBeTruthy();
+    }
+  });
+
+  it('happy path: the pack price is the estimate, the job completes with an image', async () => {
+    const r = await h.call(TOOL, { ...BASE, context: 'clean bathroom shelf', aspect_ratio: '4:5' });
+    const s = structured(r);
+    expect(r.isError).toBeFalsy();
+    const pack = h.sim.data.packs.find((p) => p.value === 'beauty')!;
+    expect(s).toMatchObject({
+      status: 'submitted',
+      kind: 'shoppable_image',
+      estimate: { credits: pack.credits.image },
+    });
+    expect(String(s.estimate && (s.estimate as { basis: string }).basis)).toContain('/shopable/packs');
+    expect(s.handle).toMatch(/^shoppable_image:/);
+    expect(h.sim.log.count(POSTS)).toBe(1);
+    const sent = h.sim.log.entries().find((e) => e.method === 'POST' && e.path === POSTS.path);
+    expect(sent?.body).toEqual({ ...BASE, context: 'clean bathroom shelf', aspect_ratio: '4:5' });
+
+    const w = await h.call('wait_for_jobs', { handles: [s.handle], max_wait_s: 20 });
+    const job = (structured(w).jobs as { status: string; outputs?: { url: string; media: string }[] }[])[0]!;
+    expect(job.status).toBe('completed');
+    expect(job.outputs?.[0]?.url).toMatch(/^http/);
+  });
+
+  it("sends the platform's spelling of a case variant", async () => {
+    const r = await h.call(TOOL, { ...BASE, category: 'Beauty', format: 'Before_After' });
+    expect(structured(r).status).toBe('submitted');
+    const sent = h.sim.log.entries().find((e) => e.method === 'POST' && e.path === POSTS.path);
+    expect(sent?.body).toMatchObject({ category: 'beauty', format: 'before_after' });
+  });
+
+  const rejected: [string, Record<string, unknown>, RegExp][] = [
+    ['unknown category', { ...BASE, category: 'toys' }, /category"?: unknown; one of: beauty, fashion, gadgets/],
+    ['format not allowed', { ...BASE, category: 'fashion' }, /format"?: not allowed for category "fashion"/],
+    ['aspect ratio not offered', { ...BASE, aspect_ratio: '16:9' }, /aspect_ratio"?: not offered/],
+    ['malformed aspect ratio', { ...BASE, aspect_ratio: 'square' }, /aspect_ratio/],
+    ['private image_url', { ...BASE, image_url: 'http://10.1.2.3/serum.png' }, /image_url/],
+    ['metadata image_url', { ...BASE, image_url: 'http://169.254.169.254/latest' }, /image_url/],
+    ['missing image_url', { category: 'beauty', format: 'before_after' }, /image_url/],
+    [
+      'a webhook (the route takes none)',
+      { ...BASE, webhook_url: 'https://hooks.example.com/x' },
+      /webhook_url|unrecognized/i,
+    ],
+  ];
+  for (const [name, args, message] of rejected) {
+    it(`rejects ${name} before any POST`, async () => {
+      const r = await h.call(TOOL, args);
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect(h.sim.log.count(POSTS)).toBe(0);
+    });
+  }
+});

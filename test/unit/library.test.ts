@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { Template } from '../../src/client/schemas.js';
+import { UserInputError } from '../../src/errors.js';
+import { checkTemplateFields, compactTemplate, templateCredits } from '../../tools/_shared/library.js';
+
+describe('templateCredits', () => {
+  it.each([
+    ['100', 100],
+    [' 250 ', 250],
+    ['100 credits', 100],
+    ['1 credit', 1],
+    ['1,000 credits', 1000],
+    ['12.5', 12.5],
+    ['150 Credits.', 150],
+    ['0', 0],
+    ['1 API unit', 100],
+    ['2.5 api credit units', 250],
+    ['100-200 credits', 200],
+    ['300 to 200', 300],
+  ])('%j → %d', (input, expected) => {
+    expect(templateCredits(input)).toBe(expected);
+  });
+
+  it.each(['', 'free', 'varies', '10 credits per second', '-5', 'about 100', '100 + 20'])(
+    '%j is not a price',
+    (input) => {
+      expect(templateCredits(input)).toBeUndefined();
+    },
+  );
+});
+
+const template: Template = {
+  id: '5d0c6a4e-1f7b-4c2a-9a61-3b1f2e0c9d11',
+  title: 'Product spotlight',
+  credit: '100',
+  category: ['ads'],
+  require_fields: {
+    headline: { type: 'input', label: 'Headline', max: 5 },
+    body: { type: 'textarea', label: 'Body', max: undefined },
+    photo: { type: 'image', label: 'Photo', max: undefined },
+    tone: { type: 'select', label: 'Tone', max: undefined },
+  },
+};
+const ok = { headline: 'Hi 👋', body: 'text', photo: 'https://cdn.example.com/p.png', tone: 'fun' };
+const urls: string[] = [];
+const check = (field: string, value: string) => {
+  urls.push(field);
+  if (!value.startsWith('https://cdn.')) throw new UserInputError(field, 'not a public URL');
+};
+
+async function rejection(fields: Record<string, string>): Promise<UserInputError> {
+  const err = await checkTemplateFields(template, fields, check).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(UserInputError);
+  return err as UserInputError;
+}
+
+describe('checkTemplateFields', () => {
+  it('accepts a complete set at the max length, checking image fields only', async () => {
+    urls.length = 0;
+    await checkTemplateFields(template, ok, check);
+    expect(urls).toEqual(['fields.photo']);
+  });
+
+  it('names a missing or blank required field and the template', async () => {
+    const { body: _, ...missing } = ok;
+    expect((await rejection(missing)).message).toBe('fields.body: required by template "Product spotlight"');
+    expect((await rejection({ ...ok, tone: '  ' })).field).toBe('fields.tone');
+  });
+
+  it('rejects keys the template does not have', async () => {
+    const err = await rejection({ ...ok, subtitle: 'x' });
+    expect(err.field).toBe('fields.subtitle');
+    expect(err.rule).toMatch(/^not a field of this template/);
+    expect(err.rule).toContain('headline, body, photo, tone');
+  });
+
+  it('enforces max, counting UTF-16 units (never fewer than the code points)', async () => {
+    const err = await rejection({ ...ok, headline: 'Hello!' });
+    expect(err.message).toBe('fields.headline: at most 5 characters (got 6)');
+    expect((await rejection({ ...ok, headline: 'Hi 👋!' })).field).toBe('fields.headline');
+  });
+
+  it('passes image fields through the URL check', async () => {
+    expect((await rejection({ ...ok, photo: 'http://10.0.0.1/p.png' })).field).toBe('fields.photo');
+  });
+});
+
+describe('compactTemplate', () => {
+  it('keeps id, title, credit, category and the field specs only', () => {
+    const c = compactTemplate({ ...template, thumbnail: 'https://x/y.png' } as Template);
+    expect(c).toEqual({
+      id: template.id,
+      title: 'Product spotlight',
+      credit: '100',
+      category: ['ads'],
+      fields: {
+        headline: { type: 'input', label: 'Headline', max: 5 },
+        body: { type: 'textarea', label: 'Body' },
+        photo: { type: 'image', label: 'Photo' },
+        tone: { type: 'select', label: 'Tone' },
+      },
+    });
+  });
+});

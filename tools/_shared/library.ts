@@ -1,0 +1,103 @@
+/**
+ * Content-library helpers shared by `list_templates`, `create_template_video` and the template resources:
+ * the compact template view, the template-credit parser and the require_fields checks.
+ */
+import type { Template } from '../../src/client/schemas.js';
+import { UserInputError } from '../../src/errors.js';
+
+export interface CompactField {
+  type: string;
+  label?: string;
+  max?: number;
+}
+
+export interface CompactTemplate {
+  id: string;
+  title: string;
+  credit: string;
+  category: string[];
+  fields: Record<string, CompactField>;
+}
+
+/** What an agent needs to pick a template and fill it; drops thumbnails and other extras to save tokens. */
+export function compactTemplate(t: Template): CompactTemplate {
+  const fields: Record<string, CompactField> = {};
+  for (const [name, f] of Object.entries(t.require_fields)) {
+    const field: CompactField = { type: f.type };
+    if (f.label) field.label = f.label;
+    if (f.max !== undefined) field.max = f.max;
+    fields[name] = field;
+  }
+  return { id: t.id, title: t.title, credit: t.credit, category: t.category, fields };
+}
+
+const NUMBER = String.raw`\d+(?:\.\d+)?`;
+const UNIT = String.raw`(?:displayed\s+)?(?:credits?|cr)?`;
+const API_UNIT = String.raw`api\s+(?:credit\s+)?units?|api\s+credits?`;
+
+/**
+ * Displayed credits from a template's `credit` string ("100", "100 credits", "1,000", "1 API unit",
+ * "100-200 credits"). The spec calls it only "credit cost" and lists prices in displayed credits, so a bare
+ * number is read as displayed credits; API units are ×100 (spec convention 4). A range gives its upper end,
+ * because the estimate feeds the ceilings and consent, where overstating is the safe side. Anything else
+ * (a rate, words) is undefined: the caller must refuse rather than guess a price.
+ */
+export function templateCredits(credit: string): number | undefined {
+  const s = credit
+    .trim()
+    .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    .replace(/\.$/, '');
+  const api = new RegExp(`^(${NUMBER})\\s*(?:${API_UNIT})$`).exec(s);
+  if (api) return Math.round(Number(api[1]) * 100);
+  const single = new RegExp(`^(${NUMBER})\\s*${UNIT}$`).exec(s);
+  if (single) return Number(single[1]);
+  const range = new RegExp(`^(${NUMBER})\\s*(?:-|–|to)\\s*(${NUMBER})\\s*${UNIT}$`).exec(s);
+  if (range) return Math.max(Number(range[1]), Number(range[2]));
+  return undefined;
+}
+
+/** Checks one public-media-URL field; throws UserInputError naming `field` when the URL is not acceptable. */
+export type MediaUrlCheck = (field: string, value: string) => void | Promise<void>;
+
+/**
+ * UTF-16 length. The spec does not say how `max` counts; this count is never below the code-point count, so a
+ * value that passes here passes either way (an emoji-heavy value may be refused a little early).
+ */
+const length = (s: string) => s.length;
+
+/**
+ * The spec's rules for the dynamic fields of POST /content-library/generate: every require_fields key sent
+ * and non-empty, no other keys, `max` lengths, image fields as public http(s) URLs. Field types other than
+ * input/image/textarea are not shown in the spec, so their values are accepted as strings.
+ * @throws UserInputError naming `fields.<key>`
+ */
+export async function checkTemplateFields(
+  template: Template,
+  fields: Record<string, string>,
+  checkUrl: MediaUrlCheck,
+): Promise<void> {
+  const spec = template.require_fields;
+  const names = Object.keys(spec);
+  for (const key of Object.keys(fields)) {
+    if (!Object.hasOwn(spec, key)) {
+      throw new UserInputError(
+        `fields.${key}`,
+        `not a field of this template (its fields: ${names.join(', ') || 'none'})`,
+      );
+    }
+  }
+  for (const key of names) {
+    const value = fields[key];
+    if (value === undefined || value.trim() === '') {
+      throw new UserInputError(`fields.${key}`, `required by template "${template.title}"`);
+    }
+  }
+  for (const [key, f] of Object.entries(spec)) {
+    const value = fields[key]!;
+    if (f.max !== undefined && length(value) > f.max) {
+      throw new UserInputError(`fields.${key}`, `at most ${f.max} characters (got ${length(value)})`);
+    }
+    if (f.type === 'image') await checkUrl(`fields.${key}`, value);
+  }
+}

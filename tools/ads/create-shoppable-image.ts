@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { shoppableEstimate } from '../../src/cost/estimate.js';
+import { defineTool } from '../../src/define-tool.js';
+import { choosePack, packCredits, readPacks } from '../_shared/packs.js';
+import { publicMediaUrl } from '../_shared/urls.js';
+
+export default defineTool({
+  name: 'create_shoppable_image',
+  title: 'Create a shoppable ad image',
+  toolset: 'ads',
+  description:
+    'Makes a shoppable ad image from a product photo; returns a job handle. Category and format: list_shoppable_packs. Billable — first call returns a quote. Next: wait_for_jobs.',
+  input: {
+    category: z.string().describe('from list_shoppable_packs'),
+    format: z.string().describe('allowed for the category'),
+    image_url: publicMediaUrl('product image URL'),
+    context: z.string().optional().describe('creative direction'),
+    aspect_ratio: z
+      .string()
+      .regex(/^\d+:\d+$/)
+      .optional()
+      .describe('e.g. 9:16'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async validate(input, ctx) {
+    choosePack(readPacks(await ctx.catalog.packs()), input);
+  },
+  billable: {
+    kind: () => 'shoppable_image' as const,
+    async estimate(input, ctx) {
+      const { pack } = choosePack(readPacks(await ctx.catalog.packs()), input);
+      return shoppableEstimate('image', packCredits(pack, 'image'));
+    },
+    summary: (input) => `shoppable image, ${input.category}/${input.format}`,
+  },
+  async run(input, ctx) {
+    // The platform's own spelling of the pack values (validate accepted a case or unit variant).
+    const choice = choosePack(readPacks(await ctx.catalog.packs()), input);
+    const body = {
+      category: choice.pack.category,
+      format: choice.format,
+      image_url: input.image_url,
+      ...(input.context ? { context: input.context } : {}),
+      ...(choice.aspectRatio ? { aspect_ratio: choice.aspectRatio } : {}),
+    };
+    // No `signal`: once the paid POST is sent, only its answer tells us the job id; a cancel must not lose it.
+    const { data, requestId } = await ctx.client.ads.createImage(body);
+    return { ref: { kind: 'shoppable_image' as const, id: data.id }, requestId, remote: { id: data.id } };
+  },
+});

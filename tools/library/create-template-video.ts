@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineTool, type ToolContext } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import { checkPublicMediaUrl } from '../../src/guards/url.js';
+import { estimate } from '../../src/jobs/envelope.js';
+import { checkTemplateFields, templateCredits } from '../_shared/library.js';
+import { projectId } from '../_shared/params.js';
+import { webhookUrlField } from '../_shared/urls.js';
+
+async function templateOf(id: string, ctx: ToolContext) {
+  const t = await ctx.catalog.template(id);
+  if (!t) throw new UserInputError('template_id', 'not found; see list_templates');
+  return t;
+}
+
+export default defineTool({
+  name: 'create_template_video',
+  title: 'Create a template video',
+  toolset: 'library',
+  description:
+    'Makes a content-library video from a template; returns a job handle. Template ids and fields: list_templates. Billable — first call returns a quote. Next: wait_for_jobs.',
+  input: {
+    // No UUID pattern in the schema (it costs tokens in every tools/list): validate checks the id against the
+    // live template list, which also rejects anything that is not a UUID.
+    template_id: z.string().describe('UUID from list_templates'),
+    fields: z.record(z.string(), z.string()).describe('template field values by name (sent as top-level body keys)'),
+    project_id: projectId().optional(),
+    webhook_url: webhookUrlField(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async validate(input, ctx) {
+    const t = await templateOf(input.template_id, ctx);
+    await checkTemplateFields(t, input.fields, checkPublicMediaUrl);
+  },
+  billable: {
+    kind: () => 'template_video' as const,
+    async estimate(input, ctx) {
+      const t = await templateOf(input.template_id, ctx);
+      const credits = templateCredits(t.credit);
+      if (credits === undefined) {
+        throw new UserInputError(
+          'template_id',
+          `this template's credit value "${t.credit}" is not a plain number, so its cost cannot be quoted`,
+          'Pick another template with list_templates; nothing was sent or charged.',
+        );
+      }
+      return estimate(credits, `template "${t.title}" credit value "${t.credit}"`);
+    },
+    summary: (input) =>
+      `template video from template ${input.template_id} (fields: ${Object.keys(input.fields).join(', ') || 'none'})`,
+  },
+  async run(input, ctx) {
+    const { template_id, fields, project_id, webhook_url } = input;
+    // Reserved keys go last so a field can never override them (unknown keys were already refused).
+    const body = {
+      ...fields,
+      template_id,
+      ...(project_id ? { project_id } : {}),
+      ...(webhook_url ? { webhook_url } : {}),
+    };
+    // No `signal`: once the paid POST is sent, only its answer tells us the job id; a cancel must not lose it.
+    const { data, requestId } = await ctx.client.library.generate(body);
+    // The spec shows only db_id; keep a project_id too if the platform sends one (it creates one when omitted).
+    const sent = (data as { project_id?: unknown }).project_id;
+    const project = typeof sent === 'string' && sent ? sent : project_id;
+    return {
+      ref: { kind: 'template_video' as const, id: data.db_id },
+      requestId,
+      remote: { id: data.db_id, ...(project ? { project_id: project } : {}) },
+    };
+  },
+});
