@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolSpec } from '../../../src/define-tool.js';
+import runModel from '../../../tools/enterprise/run-model.js';
+import getJob from '../../../tools/jobs/get-job.js';
+import waitForJobs from '../../../tools/jobs/wait-for-jobs.js';
+import { type Harness, startHarness, structured, text } from '../../helpers/harness.js';
+
+const TOOL = 'run_model';
+const POSTS = { method: 'POST', path: '/enterprise/generate' } as const;
+const IMG = 'https://cdn.example.com/a.png';
+const HOOK = 'https://hooks.example.com/genplat';
+
+let h: Harness;
+/** Catalog ids in the sandbox (vendor letters resolved from the simulator's VendorMap). */
+let id: (letter: 'A' | 'C' | 'D' | 'G' | 'H' | 'I' | 'J' | 'K', suffix: string) => string;
+
+beforeAll(async () => {
+  h = await startHarness({
+    tools: [runModel, waitForJobs, getJob] as unknown as ToolSpec[],
+    config: { webhookAllowlist: ['hooks.example.com'] },
+  });
+  id = (letter, suffix) => `${h.sim.vendors[letter]}${suffix}`;
+});
+afterAll(() => h.close());
+beforeEach(() => h.sim.log.clear());
+
+type Job = { status: string; outputs?: { url: string; media: string }[] };
+
+async function waitDone(handle: string): Promise<Job> {
+  const w = await h.call('wait_for_jobs', { handles: [handle], max_wait_s: 20 });
+  return (structured(w).jobs as Job[])[0]!;
+}
+
+describe('run_model: listing', () => {
+  it('is billable, short, with an open params object (no per-model unions in tools/list)', async () => {
+    const { tools } = await h.client.listTools();
+    const t = tools.find((x) => x.name === TOOL)!;
+    expect(t.description!.length).toBeLessThan(350);
+    expect(t.description).toContain('genplat://models/{model}');
+    expect(t.description).toContain('list_models');
+    expect(t.description).toContain('wait_for_jobs');
+    expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    const props = t.inputSchema.properties as Record<string, Record<string, unknown>>;
+    for (const name of ['model', 'params', 'project_id', 'webhook_url'])
+      expect(props[name]?.description, name).toBeTruthy();
+    expect(JSON.stringify(t.inputSchema)).not.toMatch(/anyOf|oneOf/);
+    expect(t.inputSchema.required).toEqual(expect.arrayContaining(['model', 'params']));
+  });
+});
+
+describe('run_model: happy paths', () => {
+  it('image model: params inside params, spec price, completes with image outputs', async () => {
+    const model = id('D', '-imagine-image-edit');
+    const params = { prompt: 'make it blue', image_urls: [IMG], output_format: 'png' };
+    const r = await h.call(TOOL, { model, params });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = structured(r);
+    expect(s).toMatchObject({ status: 'submitted', kind: 'model', estimate: { credits: 10, api_units: 0.1 } });
+    expect(s.handle).toMatch(/^model:image:/);
+    expect(h.sim.log.count(POSTS)).toBe(1);
+    const sent = h.sim.log.entries().find((e) => e.method === 'POST' && e.path === POSTS.path);
+    expect(sent?.body).toEqual({ model, params });
+    expect((s.remote as { id?: string; project_id?: string }).project_id).toBeTruthy();
+
+    const job = await waitDone(String(s.handle));
+    expect(job.status).toBe('completed');
+    expect(job.outputs?.[0]).toMatchObject({ media: 'image' });
+  });
+
+  it('video model with a webhook: webhook_url and project_id top-level, completes via get_job', async () => {
+    const model = id('H', '-omni-flash-1-1-i2v');
+    const first = structured(await h.call(TOOL, { model, params: { prompt: 'p', image_url: IMG } }));
+    const project = (first.remote as { project_id?: string }).project_id;
+    h.sim.log.clear();
+    const params = { prompt: 'walk forward', image_url: IMG, duration: 5, resolution: '720p' };
+    const r = await h.call(TOOL, { model, params, project_id: project, webhook_url: HOOK });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = structured(r);
+    expect(s.handle).toMatch(/^model:video:/);
+    expect(s.estimate).toMatchObject({ credits: 40 }); // sandbox catalog: 8 credits per second × 5 s
+    const sent = h.sim.log.entries().find((e) => e.method === 'POST' && e.path === POSTS.path);
+    expect(sent?.body).toEqual({ model, params, project_id: project, webhook_url: HOOK });
+
+    await waitDone(String(s.handle));
+    const g = structured(await h.call('get_job', { handle: s.handle }));
+    expect(g.status).toBe('completed');
+    expect((g.outputs as Job['outputs'])?.[0]).toMatchObject({ media: 'video' });
+  });
+
+  it('a model without a published schema is passed through with a warning', async () => {
+    const r = await h.call(TOOL, { model: 'flux-2-pro', params: { prompt: 'a red fox' } });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = structured(r);
+    expect(s.status).toBe('submitted');
+    expect((s.details as { warning?: string }).warning).toMatch(/unchecked/);
+    expect(s.estimate).toMatchObject({ credits: 12 }); // the catalog's "12 credits per image"
+    expect(h.sim.log.count(POSTS)).toBe(1);
+  });
+
+  it('per-image models quote num_images × the catalog price', async () => {
+    const r = await h.call(TOOL, {
+      model: id('I', '-edit'),
+      params: { prompt: 'p', image_urls: [IMG], num_images: 3 },
+    });
+    expect(structured(r).estimate).toMatchObject({ credits: 45 }); // "15 credits per image" × 3
+  });
+});
+
+describe('run_model: rejections send nothing', () => {
+  const cases: [string, () => Record<string, unknown>, RegExp][] = [
+    [
+      'unknown model',
+      () => ({ model: 'no-such-model', params: { prompt: 'p' } }),
+      /model"?: not in the catalog; see list_models/,
+    ],
+    [
+      'dedicated-family id',
+      () => ({ model: `${h.sim.vendors.C}-2.5`, params: { prompt: 'p' } }),
+      /model"?: .*use create_family_video/,
+    ],
+    [
+      'strict model, unknown param',
+      () => ({ model: id('J', '-broll'), params: { prompt: 'p', image_url: IMG, duration: 5 } }),
+      /params\.duration"?: unknown parameter: this model is strict/,
+    ],
+    [
+      'missing required param',
+      () => ({ model: id('D', '-imagine-image-edit'), params: { prompt: 'p' } }),
+      /params\.image_urls"?: is required/,
+    ],
+    [
+      'enum',
+      () => ({ model: id('I', '-edit'), params: { prompt: 'p', image_urls: [IMG], resolution: '8K' } }),
+      /params\.resolution"?: must be one of 1K, 2K, 4K/,
+    ],
+    [
+      'range',
+      () => ({ model: id('H', '-omni-flash-1-1-i2v'), params: { prompt: 'p', image_url: IMG, duration: 11 } }),
+      /params\.duration"?: must be at most 10/,
+    ],
+    [
+      'fractional duration',
+      () => ({
+        model: id('D', '-imagine-video-1-5-r2v'),
+        params: { prompt: 'p', reference_image_urls: [IMG], duration: 5.5 },
+      }),
+      /params\.duration"?: must be an integer/,
+    ],
+    [
+      'string duration',
+      () => ({
+        model: id('D', '-imagine-video-1-5-r2v'),
+        params: { prompt: 'p', reference_image_urls: [IMG], duration: '5' },
+      }),
+      /params\.duration"?: must be an integer/,
+    ],
+    [
+      'count',
+      () => ({ model: id('G', '-image-2.5-flare-edit'), params: { prompt: 'p', image_urls: [IMG, IMG, IMG] } }),
+      /params\.image_urls"?: must have at most 2 items/,
+    ],
+    [
+      'custom size',
+      () => ({
+        model: id('G', '-image-2.5-flare-edit'),
+        params: { prompt: 'p', image_urls: [IMG], size: '1000x1000' },
+      }),
+      /params\.size"?: custom width and height must be multiples of 16/,
+    ],
+    [
+      'transparent + jpeg',
+      () => ({
+        model: id('G', '-image-2.5-flare-edit'),
+        params: { prompt: 'p', image_urls: [IMG], background: 'transparent', output_format: 'jpeg' },
+      }),
+      /params\.background"?: transparent requires output_format png or webp/,
+    ],
+    [
+      'data URI where not allowed',
+      () => ({ model: id('J', '-broll'), params: { prompt: 'p', image_url: 'data:image/png;base64,AAAA' } }),
+      /params\.image_url"?: data URIs are not accepted/,
+    ],
+    [
+      'private media URL',
+      () => ({ model: id('K', '-v3-edit'), params: { prompt: 'p', image_url: 'http://10.0.0.5/x.png' } }),
+      /params\.image_url"?: must be a public http\(s\) URL/,
+    ],
+    [
+      'forbidden field on <vendorH>',
+      () => ({ model: id('H', '-omni-flash-1-1-i2v'), params: { prompt: 'p', image_url: IMG, seed: 3 } }),
+      /params\.seed"?: not accepted by this model/,
+    ],
+    [
+      'client price',
+      () => ({ model: id('H', '-omni-flash-1-1-i2v'), params: { prompt: 'p', image_url: IMG, price: 1 } }),
+      /params\.price"?: must not be sent/,
+    ],
+    [
+      'empty params on a pass-through model',
+      () => ({ model: 'flux-2-pro', params: {} }),
+      /params"?: must not be empty/,
+    ],
+    [
+      'webhook on a polling-only model',
+      () => ({ model: id('C', '-1-5-pro'), params: { prompt: 'p' }, webhook_url: HOOK }),
+      /webhook_url"?: this model is polling-only/,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, args, message) => {
+    const r = await h.call(TOOL, args());
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(message);
+    expect(h.sim.log.count(POSTS)).toBe(0);
+  });
+
+  it('accepts a base64 data URI where the spec allows it (<vendorH> i2v)', async () => {
+    const r = await h.call(TOOL, {
+      model: id('H', '-omni-flash-1-1-i2v'),
+      params: { prompt: 'p', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+    });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(h.sim.log.count(POSTS)).toBe(1);
+  });
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/define-tool.js';
+import { ModelRowSchema, modelRows } from '../enterprise/models/listing.js';
+
+export default defineTool({
+  name: 'list_models',
+  title: 'List image and video models',
+  toolset: 'catalog',
+  description:
+    'Lists the live model catalog (id, media, credits) with webhook support and whether params are checked locally, plus the dedicated video family (use create_family_video). Use before run_model; params per model: genplat://models/{model}.',
+  input: {
+    media: z.enum(['image', 'video']).optional().describe('only image or only video models'),
+  },
+  output: {
+    models: z.array(ModelRowSchema),
+    note: z.string().optional(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run({ media }, ctx) {
+    const entries = await ctx.catalog.models();
+    const models = modelRows(entries, ctx.config.vendors, media);
+    // The family route needs the vendor C name; without it the family cannot be listed or used.
+    const note = ctx.config.vendors.C
+      ? undefined
+      : 'Dedicated video family not listed: set GENPLAT_VENDORS=C=<name> to use create_family_video.';
+    return { structured: { models, ...(note ? { note } : {}) } };
+  },
+});

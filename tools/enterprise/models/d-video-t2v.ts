@@ -1,0 +1,36 @@
+/** <vendorD>-video-t2v: text-to-video at 720p; 10 s = 50 credits, 15 s = 100 credits (spec). */
+import { z } from 'zod';
+import { type ModelSpec, prompt } from './spec.js';
+
+const PRICES: Record<number, number> = { 10: 50, 15: 100 };
+
+const params = z.looseObject({
+  prompt: prompt({ min: 1 }),
+  // Only 10 and 15 s have a published price; any other value could not be estimated before charging.
+  duration: z
+    .union([z.literal(10), z.literal(15)], { error: 'must be 10 or 15 (the only priced durations)' })
+    .describe('seconds: 10 or 15')
+    .optional(),
+  aspect_ratio: z.string().optional(),
+});
+
+export const dVideoT2v: ModelSpec = {
+  shape: '<vendorD>-video-t2v',
+  letter: 'D',
+  suffix: '-video-t2v',
+  // Short suffix another family may share (e.g. an "-imagine-video-t2v"): without the configured vendor D
+  // name, only a one-word vendor part matches.
+  matchBy: 'single-token',
+  media: 'video',
+  strict: false,
+  webhook: true,
+  webhookStated: false,
+  params,
+  notes: 'Text to 720p video. 10 s = 50 credits, 15 s = 100 credits; default duration not published.',
+  price: (p) => {
+    const d = p.duration;
+    if (d === 10 || d === 15) return { credits: PRICES[d]!, basis: `spec: ${d} s = ${PRICES[d]} credits` };
+    // Default duration is not published: assume the dearer one so the estimate never falls short.
+    return { credits: 100, basis: 'spec: 15 s = 100 credits (default duration not published; assumed 15 s)' };
+  },
+};

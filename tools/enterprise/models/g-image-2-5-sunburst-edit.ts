@@ -1,0 +1,32 @@
+/**
+ * <vendorG>-image-2.5-sunburst-edit: same fields as flare-edit, but the spec shows no allowed values, bounds,
+ * strictness or webhook support, so only types (and public media URLs) are checked here.
+ */
+import { z } from 'zod';
+import { publicMediaUrl } from '../../_shared/urls.js';
+import { catalogPrice, type ModelSpec, prompt } from './spec.js';
+
+const params = z.looseObject({
+  prompt: prompt({ min: 1 }),
+  image_urls: z.array(publicMediaUrl('image to edit')).min(1, 'must have at least 1 item'),
+  size: z.string().optional(),
+  quality: z.string().optional(),
+  mask_url: publicMediaUrl('mask image').optional(),
+  background: z.string().optional(),
+  output_format: z.string().optional(),
+  output_compression: z.number().optional(),
+});
+
+export const sunburstEdit: ModelSpec = {
+  shape: '<vendorG>-image-2.5-sunburst-edit',
+  letter: 'G',
+  suffix: '-image-2.5-sunburst-edit',
+  matchBy: 'suffix',
+  media: 'image',
+  strict: false,
+  webhook: true,
+  webhookStated: false,
+  params,
+  notes: 'Edits images like flare-edit; allowed values and bounds are not published, so only types are checked.',
+  price: (_p, catalogCredits) => catalogPrice('image', catalogCredits),
+};

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { CatalogEntry } from '../../src/client/schemas.js';
+import { defineTool, type ToolContext } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import { estimate } from '../../src/jobs/envelope.js';
+import type { ModelMedia } from '../../src/jobs/handle.js';
+import { webhookUrlField } from '../_shared/urls.js';
+import { checkParams } from './models/check.js';
+import { looksLikeFamilyId, matchModel } from './models/index.js';
+import { catalogPrice } from './models/spec.js';
+
+/**
+ * Media per model id, remembered from the live catalog: `summary()` gets no context, and the consent line
+ * should say whether an image or a video will be made. Catalog data only, never user data.
+ */
+const mediaSeen = new Map<string, 'image' | 'video'>();
+
+const asMedia = (m: string | undefined): 'image' | 'video' | undefined =>
+  m === 'image' || m === 'video' ? m : undefined;
+
+/** @throws UserInputError when the id is not in the live catalog (pointing family ids to their tool). */
+async function catalogEntry(model: string, ctx: ToolContext): Promise<CatalogEntry> {
+  const entry = (await ctx.catalog.models()).find((e) => e.model === model);
+  if (!entry) {
+    if (looksLikeFamilyId(model, ctx.config.vendors)) {
+      throw new UserInputError('model', 'is a dedicated-family model: use create_family_video');
+    }
+    throw new UserInputError('model', 'not in the catalog; see list_models');
+  }
+  const media = asMedia(entry.media);
+  if (media) mediaSeen.set(model, media);
+  return entry;
+}
+
+export default defineTool({
+  name: 'run_model',
+  title: 'Run a catalog model',
+  toolset: 'enterprise',
+  description:
+    'Runs a catalog image/video model and returns a job handle. model: an id from list_models; params per model: read genplat://models/{model} or list_models. Billable (catalog price) — first call returns a quote. Then call wait_for_jobs.',
+  input: {
+    model: z.string().min(1).max(256).describe('catalog model id from list_models'),
+    // An open object keeps per-model unions out of tools/list; each model's schema lives in the resource.
+    params: z.record(z.string(), z.unknown()).describe('model inputs, per genplat://models/{model}'),
+    project_id: z.string().min(1).max(256).optional().describe('existing project; default a new one'),
+    webhook_url: webhookUrlField(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async validate(input, ctx) {
+    await catalogEntry(input.model, ctx);
+    const spec = matchModel(input.model, ctx.config.vendors);
+    checkParams(spec, input.params);
+    // Spec: "Models marked polling-only reject webhook_url before a job is submitted."
+    if (input.webhook_url && spec && !spec.webhook) {
+      throw new UserInputError('webhook_url', 'this model is polling-only; omit it and use wait_for_jobs');
+    }
+  },
+  billable: {
+    kind: () => 'model' as const,
+    async estimate(input, ctx) {
+      const entry = await catalogEntry(input.model, ctx);
+      const spec = matchModel(input.model, ctx.config.vendors);
+      const price = spec
+        ? spec.price(input.params, entry.credits)
+        : catalogPrice(asMedia(entry.media) ?? 'video', entry.credits);
+      return estimate(price.credits, price.basis);
+    },
+    summary: (input) => {
+      const media = mediaSeen.get(input.model);
+      return `run ${input.model}${media ? ` (${media})` : ''}`;
+    },
+  },
+  async run(input, ctx) {
+    const { model, params, project_id, webhook_url } = input;
+    // Spec rule 1: model inputs inside params; model, project_id and webhook_url at the top level.
+    const body = {
+      model,
+      params,
+      ...(project_id ? { project_id } : {}),
+      ...(webhook_url ? { webhook_url } : {}),
+    };
+    const { data, requestId } = await ctx.client.enterprise.generate(body, { signal: ctx.signal });
+    const spec = matchModel(model, ctx.config.vendors);
+    const media: ModelMedia = asMedia(data.media) ?? mediaSeen.get(model) ?? spec?.media ?? 'any';
+    const details: Record<string, unknown> = {};
+    if (!spec) {
+      details.warning =
+        'No published parameter schema for this model: params were sent unchecked, so the platform validates them.';
+    } else if (webhook_url && !spec.webhookStated) {
+      details.warning = 'Webhook support of this model is not published; keep polling with wait_for_jobs.';
+    }
+    const projectId = data.project_id ?? project_id;
+    return {
+      ref: { kind: 'model' as const, id: data.request_id, media },
+      requestId,
+      remote: { id: data.request_id, ...(projectId ? { project_id: projectId } : {}) },
+      ...(Object.keys(details).length > 0 ? { details } : {}),
+    };
+  },
+});
