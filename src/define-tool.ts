@@ -103,9 +103,14 @@ export interface BillableToolSpec<I extends Shape> extends BaseSpec<I> {
 
 export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> = ReadToolSpec<I, O> | BillableToolSpec<I>;
 
-/** Identity: gives a tool file full type inference and one recognisable shape. */
-export function defineTool<I extends Shape, O extends Shape>(spec: ReadToolSpec<I, O>): ReadToolSpec<I, O>;
+/**
+ * Identity: gives a tool file full type inference and one recognisable shape.
+ * The billable overload comes first on purpose: TypeScript fixes the types of context-sensitive arrows
+ * during the first overload it tries, so with the read overload first a billable spec's
+ * `kind: () => 'actor_video'` and `ref: {kind: …}` widened to `string` and no overload matched.
+ */
 export function defineTool<I extends Shape>(spec: BillableToolSpec<I>): BillableToolSpec<I>;
+export function defineTool<I extends Shape, O extends Shape>(spec: ReadToolSpec<I, O>): ReadToolSpec<I, O>;
 export function defineTool(spec: ToolSpec): ToolSpec {
   return spec;
 }

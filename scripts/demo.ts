@@ -1,0 +1,175 @@
+/**
+ * `npm run demo`: the whole product end to end, against the built-in sandbox, through a real MCP client
+ * over stdio — the way an agent host would use it. The client declares no elicitation, so the cost
+ * confirmation goes through the token flow (quote → "user agrees" → call again with the token).
+ *
+ * Scenarios are plain functions over a small `Agent` helper; add one to SCENARIOS to show another flow
+ * (a run_model image job and a template video are the planned next ones).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+type Json = Record<string, unknown>;
+
+/** dist/scripts/demo.js → dist/src/index.js */
+const ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'index.js');
+/** A wait_for_jobs call blocks at most this long; hosts cut tool calls at ~60 s (mcp-notes 2.13). */
+const WAIT_S = 45;
+/** Repeat an unchanged progress line at most this often, so the transcript stays readable. */
+const PROGRESS_EVERY_MS = 3_000;
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const step = (title: string) => out(`\n== ${title}`);
+
+/** What a scenario uses: tool calls as an agent makes them, plus resource reads. */
+export interface Agent {
+  client: Client;
+  call(name: string, args?: Json, onProgress?: (message: string) => void): Promise<CallToolResult & { sc: Json }>;
+  /** Confirms a billable call the way an agent does without elicitation: quote, "user agrees", token. */
+  createWithConsent(name: string, args: Json): Promise<Json>;
+  /** wait_for_jobs until every handle is finished, printing progress. */
+  waitAll(handles: string[]): Promise<Json[]>;
+}
+
+function makeAgent(client: Client): Agent {
+  const agent: Agent = {
+    client,
+    async call(name, args = {}, onProgress) {
+      const r = (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        timeout: (WAIT_S + 15) * 1000,
+        ...(onProgress
+          ? {
+              onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                onProgress(p.message ?? `${p.progress}/${p.total ?? '?'}`),
+              resetTimeoutOnProgress: true,
+            }
+          : {}),
+      })) as CallToolResult;
+      if (r.isError) {
+        const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ');
+        throw new Error(`${name} failed: ${text}`);
+      }
+      return { ...r, sc: (r.structuredContent ?? {}) as Json };
+    },
+    async createWithConsent(name, args) {
+      out(`agent  → ${name}(${JSON.stringify(args)})`);
+      const quote = (await agent.call(name, args)).sc;
+      if (quote.status !== 'confirmation_required') return quote;
+      const est = quote.estimate as { credits: number; api_units: number; basis: string };
+      const units = `${est.api_units} API credit unit${est.api_units === 1 ? '' : 's'}`;
+      out(`server ← confirmation_required: ${est.credits} credits (${units}), ${est.basis}`);
+      out(`         no charge made; token valid until ${quote.expires_at}`);
+      out(`agent  : "This costs ${est.credits} credits. OK?"   user: "Yes."`);
+      out(`agent  → ${name}(same arguments + confirmation_token)`);
+      const started = (await agent.call(name, { ...args, confirmation_token: quote.confirmation_token })).sc;
+      out(`server ← ${started.status}: handle ${started.handle} (request id ${started.request_id})`);
+      return started;
+    },
+    async waitAll(handles) {
+      let pending = handles;
+      let jobs: Json[] = [];
+      while (pending.length > 0) {
+        out(`agent  → wait_for_jobs(${JSON.stringify(pending)})`);
+        const since = Date.now();
+        let last = '';
+        let lastAt = 0;
+        // Progress arrives about once a second; print changes, and a heartbeat every few seconds.
+        const onProgress = (m: string) => {
+          if (m === last && Date.now() - lastAt < PROGRESS_EVERY_MS) return;
+          last = m;
+          lastAt = Date.now();
+          out(`  progress +${((lastAt - since) / 1000).toFixed(0)} s: ${m}`);
+        };
+        const w = (await agent.call('wait_for_jobs', { handles: pending, max_wait_s: WAIT_S }, onProgress)).sc;
+        jobs = w.jobs as Json[];
+        pending = w.pending as string[];
+        if (pending.length > 0) out(`server ← still running: ${pending.join(', ')} (calling again)`);
+      }
+      return jobs;
+    },
+  };
+  return agent;
+}
+
+/** Browse avatars and voices, create a talking video with consent, wait for it. */
+async function talkingVideo(agent: Agent): Promise<void> {
+  step('Browse the catalog');
+  const avatars = (await agent.call('list_avatars')).sc.avatars as { id: string; name: string; gender?: string }[];
+  out(
+    `list_avatars: ${avatars.length} avatars, e.g. ${avatars
+      .slice(0, 3)
+      .map((a) => `${a.name} (${a.id})`)
+      .join(', ')}`,
+  );
+  const voices = (await agent.call('list_voices', { language: 'English' })).sc.voices as { id: string; name: string }[];
+  out(`list_voices(English): ${voices.map((v) => `${v.name} (${v.id})`).join(', ')}`);
+  const avatar = avatars[0]!;
+  const voice = voices[0]!;
+
+  step('Create a talking video (billable)');
+  const started = await agent.createWithConsent('create_talking_video', {
+    avatar_id: avatar.id,
+    voice_id: voice.id,
+    video_name: 'Demo: thermos ad',
+    voice_script: 'This bottle keeps your coffee hot for twelve hours. Grab yours today!',
+  });
+
+  step('Wait for the job');
+  const [job] = await agent.waitAll([started.handle as string]);
+  const outputs = (job?.outputs ?? []) as { url: string; media: string }[];
+  out(`server ← ${job?.status}: ${outputs.map((o) => `${o.media} ${o.url}`).join(', ')}`);
+}
+
+/** What was spent: list_jobs and the genplat://spend resource. */
+async function spend(agent: Agent): Promise<void> {
+  step('Jobs and spend');
+  const listed = (await agent.call('list_jobs', { limit: 5 })).sc;
+  for (const j of listed.jobs as Json[]) out(`list_jobs: ${j.handle}  ${j.status}  ${j.summary}`);
+  const res = await agent.client.readResource({ uri: 'genplat://spend' });
+  const first = res.contents[0];
+  const text = first && 'text' in first ? String(first.text) : '{}';
+  const s = JSON.parse(text) as Json;
+  out(
+    `genplat://spend: ${s.today_credits} credits today of ${s.max_credits_per_day} per day (${s.remaining_today} left); ${s.confirmation}`,
+  );
+}
+
+/** Run in order. Hooks for later: add `modelImage` (run_model) and `templateVideo` before `spend`. */
+const SCENARIOS: ((agent: Agent) => Promise<void>)[] = [talkingVideo, spend];
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  // A fresh state dir: the demo's jobs and spend never mix with a real ledger.
+  const stateDir = mkdtempSync(join(tmpdir(), 'genplat-demo-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [ENTRY, '--sandbox'],
+    env: { GENPLAT_STATE_DIR: stateDir, GENPLAT_LOG_LEVEL: 'warn' },
+    stderr: 'inherit',
+  });
+  // No elicitation capability: the confirmation goes through the token, as in most hosts today.
+  const client = new Client({ name: 'genplat-demo', version: '0.1.0' }, { capabilities: {} });
+  try {
+    out('genplat-mcp demo: sandbox simulator, real MCP client over stdio');
+    await client.connect(transport);
+    out(`connected to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}`);
+    out('server instructions:');
+    for (const l of (client.getInstructions() ?? '').split('\n')) out(`  | ${l}`);
+    const agent = makeAgent(client);
+    for (const scenario of SCENARIOS) await scenario(agent);
+    out(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await client.close().catch(() => {});
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

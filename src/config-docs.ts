@@ -1,0 +1,132 @@
+/**
+ * The configuration reference, one row per setting. The README's config table is generated from this
+ * (scripts/generate-docs.ts) and checked in CI, so the docs cannot drift from what `config.ts` reads.
+ */
+export interface ConfigDoc {
+  env: string;
+  flag?: string;
+  meaning: string;
+  default: string;
+}
+
+export const CONFIG_DOCS: ConfigDoc[] = [
+  {
+    env: 'GENPLAT_API_KEY',
+    meaning: 'Platform API key. Sent only in the `X-Api-Key` header to `GENPLAT_BASE_URL`.',
+    default: 'required unless `--sandbox`',
+  },
+  {
+    env: 'GENPLAT_BASE_URL',
+    meaning: 'Platform base URL, including its path prefix. https only (http allowed for loopback).',
+    default: 'required unless `--sandbox`; no guessed default (a wrong host would receive the key)',
+  },
+  {
+    env: 'GENPLAT_SANDBOX',
+    flag: '--sandbox',
+    meaning: 'Run against the built-in simulator of the whole platform; no key needed, nothing real is charged.',
+    default: 'off',
+  },
+  {
+    env: 'GENPLAT_VENDORS',
+    meaning: "Vendor names for the spec's `<vendorX>` placeholders, e.g. `C=seedance,F=veo`.",
+    default: 'assumed: A=wan, C=seedance, D=grok, F=veo, G=gpt, I=nano-banana, K=ideogram; others unset',
+  },
+  {
+    env: 'GENPLAT_CONFIRM',
+    meaning: 'When to ask for consent: `always`, `above:N` (displayed credits), `never` (ceilings still apply).',
+    default: '`always`',
+  },
+  {
+    env: 'GENPLAT_MAX_CREDITS_PER_CALL',
+    meaning: 'Hard ceiling per billable call, displayed credits; refused whatever the consent.',
+    default: '2000',
+  },
+  {
+    env: 'GENPLAT_MAX_CREDITS_PER_DAY',
+    meaning: 'Hard ceiling per UTC day (from the job ledger), displayed credits.',
+    default: '10000',
+  },
+  {
+    env: 'GENPLAT_STATE_DIR',
+    flag: '--state-dir',
+    meaning: 'Job ledger, token nonces and HMAC secret. Sandbox state goes in its `sandbox/` subfolder.',
+    default:
+      'OS data dir (`~/.local/share/genplat-mcp`, `~/Library/Application Support/genplat-mcp`, `%LOCALAPPDATA%\\genplat-mcp`)',
+  },
+  {
+    env: 'GENPLAT_TOOLSETS',
+    flag: '--toolsets',
+    meaning:
+      'Comma list of toolsets to expose (`catalog,video,avatar,product,ads,library,gestures,enterprise,upscale,jobs`); `jobs` is always on.',
+    default: 'all',
+  },
+  { env: 'GENPLAT_READ_ONLY', flag: '--read-only', meaning: 'Hide every billable tool.', default: 'off' },
+  {
+    env: 'GENPLAT_WEBHOOK_ALLOWLIST',
+    meaning: 'Hosts an agent may name in `webhook_url` (exact host match).',
+    default: 'empty (webhooks refused)',
+  },
+  {
+    env: 'GENPLAT_ELICITATION',
+    meaning:
+      "`auto`: ask the user through the client's form when it declares elicitation; `off`: always use confirmation tokens.",
+    default: '`auto`',
+  },
+  {
+    env: 'GENPLAT_ELICITATION_SKIP_CLIENTS',
+    meaning: 'Client names that declare elicitation but never show it; they get tokens instead.',
+    default: '`claude-ai` (Claude Desktop)',
+  },
+  {
+    env: 'GENPLAT_ELICITATION_TIMEOUT_MS',
+    meaning: "How long to wait for a consent form before falling back to a token; below the host's ~60 s tool timeout.",
+    default: '40000',
+  },
+  {
+    env: 'GENPLAT_HTTP_TOKEN',
+    meaning:
+      'Bearer token(s) every HTTP request must carry; comma-separate one per caller (each ≥ 16 characters). Each caller sees only its own jobs and confirmation tokens. HTTP mode refuses to start without one.',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_HTTP_HOST',
+    flag: '--host',
+    meaning: 'HTTP bind address. Anything but loopback prints a loud warning.',
+    default: '`127.0.0.1`',
+  },
+  { env: 'GENPLAT_HTTP_PORT', flag: '--port', meaning: 'HTTP port.', default: '8787' },
+  {
+    env: 'GENPLAT_HTTP_ALLOWED_ORIGINS',
+    meaning: 'Browser origins allowed to call the HTTP endpoint (requests with any other `Origin` get 403).',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_HTTP_ALLOWED_HOSTS',
+    meaning:
+      'Extra `Host` header names accepted (e.g. the public name behind a reverse proxy); others get 403 (DNS-rebinding protection).',
+    default: 'the bind host, `localhost`, `127.0.0.1`, `[::1]`',
+  },
+  {
+    env: 'GENPLAT_HTTP_MAX_SESSIONS',
+    meaning: 'Most open HTTP sessions; a new one beyond it gets 503.',
+    default: '100',
+  },
+  {
+    env: 'GENPLAT_HTTP_SESSION_IDLE_MIN',
+    meaning: 'Minutes without a request after which an HTTP session is closed.',
+    default: '30',
+  },
+  {
+    env: 'GENPLAT_HTTP_RATE_LIMIT',
+    meaning: 'Requests per minute per token; beyond it, 429 with `Retry-After`.',
+    default: '120',
+  },
+  {
+    env: 'GENPLAT_PUBLIC_URL',
+    meaning:
+      "Public https base where the platform can reach this server's webhook receiver (HTTP mode); waits then finish on the callback.",
+    default: 'unset (polling only)',
+  },
+  { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
+  { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
+];

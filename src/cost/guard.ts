@@ -1,0 +1,174 @@
+/**
+ * The cost guard (design.md section 4). Order: ceilings → duplicate check → consent; the runtime has
+ * already validated and estimated, and sends + writes the ledger only when this says `allow`.
+ *
+ * Ceilings and the duplicate check come first on purpose: they refuse whatever the consent, so a token or a
+ * lenient policy can never lift them, and the user is never asked to agree to something that will be refused.
+ */
+import type { Config } from '../config.js';
+import { GenplatError } from '../errors.js';
+import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
+import type { JobKind } from '../jobs/handle.js';
+import type { ConsentPath, JobStore } from '../jobs/store.js';
+import { fingerprint as fingerprintOf } from './fingerprint.js';
+import { issueToken, redeemToken, TOKEN_TTL_MS } from './token.js';
+
+/** The guard refused the call: nothing was sent, nothing charged. */
+export class CostRefusedError extends GenplatError {
+  readonly refusal: 'per_call' | 'per_day' | 'duplicate';
+  constructor(refusal: CostRefusedError['refusal'], message: string, nextStep: string) {
+    super(message, nextStep);
+    this.refusal = refusal;
+  }
+}
+
+/** What asking the user through an elicitation form gave. */
+export type ElicitOutcome =
+  | { outcome: 'accepted' }
+  | { outcome: 'declined'; reason: string }
+  | { outcome: 'failed'; reason: string };
+
+export interface GuardRequest {
+  tool: string;
+  kind: JobKind;
+  /** The tool's arguments as the client sent them (guard arguments included; the fingerprint drops them). */
+  args: Record<string, unknown>;
+  estimate: Estimate;
+  /** What will be made, key inputs (the spec's `billable.summary`). */
+  summary: string;
+  owner: string | undefined;
+  token: string | undefined;
+  allowDuplicate: boolean;
+  /** Asks the user with a form; undefined when the client cannot be asked (no capability, skip-listed, off). */
+  elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
+}
+
+export interface GuardDeps {
+  config: Config;
+  jobs: JobStore;
+  /** ms since epoch; injectable so tests can expire tokens without sleeping. */
+  now: () => number;
+  tokenTtlMs?: number;
+}
+
+export type GuardDecision =
+  | { kind: 'allow'; consent: ConsentPath; fingerprint: string }
+  /** `confirmation_required` or `declined`: a normal (non-error) answer; nothing charged. */
+  | { kind: 'answer'; envelope: JobEnvelope }
+  | { kind: 'refuse'; error: CostRefusedError };
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units === 1 ? '' : 's'}`;
+
+/** Start of the current UTC day: the per-day ceiling's window. */
+export function utcDayStart(now: number): Date {
+  const d = new Date(now);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+/** The consent prompt: cost in both units, what will be made, how the figure was computed. */
+export function consentMessage(tool: string, est: Estimate, summary: string): string {
+  return `${tool} will spend ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+}
+
+/**
+ * Ceilings: per call, then per UTC day (spend from the ledger, including held and unknown submissions).
+ * @throws whatever the job store throws when it cannot be read (the runtime refuses the send).
+ */
+export async function checkCeilings(
+  deps: GuardDeps,
+  est: Estimate,
+  owner: string | undefined,
+): Promise<CostRefusedError | undefined> {
+  const { maxCreditsPerCall, maxCreditsPerDay } = deps.config;
+  if (est.credits > maxCreditsPerCall) {
+    return new CostRefusedError(
+      'per_call',
+      `Refused: this call is estimated at ${fmt(est.credits)} credits, above the per-call ceiling of ${fmt(maxCreditsPerCall)} credits (GENPLAT_MAX_CREDITS_PER_CALL). Nothing was sent or charged.`,
+      'Choose a cheaper option, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_CALL.',
+    );
+  }
+  const spent = await deps.jobs.spendSince(utcDayStart(deps.now()), owner);
+  if (spent + est.credits > maxCreditsPerDay) {
+    return new CostRefusedError(
+      'per_day',
+      `Refused: ${fmt(spent)} credits already spent or held today (UTC); this call's ${fmt(est.credits)} would exceed the per-day ceiling of ${fmt(maxCreditsPerDay)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+      'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Runs ceilings → duplicate → consent for one billable call.
+ * @throws whatever the job store throws (ledger unreadable): the runtime turns it into an error, unsent.
+ */
+export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<GuardDecision> {
+  const est = req.estimate;
+  const ceiling = await checkCeilings(deps, est, req.owner);
+  if (ceiling) return { kind: 'refuse', error: ceiling };
+
+  const fp = fingerprintOf(req.tool, req.args);
+  if (!req.allowDuplicate) {
+    const dup = await deps.jobs.findActiveDuplicate(fp, req.owner);
+    if (dup) {
+      return {
+        kind: 'refuse',
+        error: new CostRefusedError(
+          'duplicate',
+          `Refused as a duplicate: an identical ${req.tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
+          `Follow the earlier job with wait_for_jobs or get_job (handles ["${dup.handle}"])${dup.status === 'unknown' ? '; its submission outcome is unknown, so check the platform project list first' : ''}. Only if the user wants a second identical job, call again with allow_duplicate: true.`,
+        ),
+      };
+    }
+  }
+
+  const policy = deps.config.confirm;
+  if (policy.mode === 'never') return { kind: 'allow', consent: 'policy', fingerprint: fp };
+  if (policy.mode === 'above' && est.credits <= policy.credits) {
+    return { kind: 'allow', consent: 'policy', fingerprint: fp };
+  }
+
+  const expected = { tool: req.tool, fingerprint: fp, credits: est.credits, owner: req.owner };
+  let reason: string | undefined;
+  if (req.token !== undefined && req.token.trim() !== '') {
+    const check = await redeemToken(deps.jobs, req.token, expected, deps.now());
+    if (check.ok) return { kind: 'allow', consent: 'token', fingerprint: fp };
+    reason = `The confirmation_token was refused: ${check.reason}. A fresh one is attached.`;
+  } else if (req.elicit) {
+    const asked = await req.elicit(consentMessage(req.tool, est, req.summary));
+    if (asked.outcome === 'accepted') return { kind: 'allow', consent: 'elicitation', fingerprint: fp };
+    if (asked.outcome === 'declined') {
+      return {
+        kind: 'answer',
+        envelope: {
+          status: 'declined',
+          kind: req.kind,
+          estimate: est,
+          reason: `Not confirmed: ${asked.reason}.`,
+          next_step: 'No charge made and no job started. Ask the user what to change before trying again.',
+        },
+      };
+    }
+    reason = `The confirmation form could not be used (${asked.reason}); confirm with a token instead.`;
+  }
+
+  const { token, expiresAt } = issueToken(
+    await deps.jobs.secret(),
+    expected,
+    deps.now(),
+    deps.tokenTtlMs ?? TOKEN_TTL_MS,
+  );
+  return {
+    kind: 'answer',
+    envelope: {
+      status: 'confirmation_required',
+      kind: req.kind,
+      estimate: est,
+      confirmation_token: token,
+      expires_at: expiresAt.toISOString(),
+      ...(reason ? { reason } : {}),
+      next_step: `No charge made. Show the user the cost (${fmt(est.credits)} credits = ${apiUnits(est)}) and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
+    },
+  };
+}

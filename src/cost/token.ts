@@ -1,0 +1,102 @@
+/**
+ * Confirmation tokens: the consent path that works in every host (mcp-notes.md 2.7). HMAC-SHA256 signed
+ * with the ledger's secret, so any process on the same state dir can verify them (restart, several HTTP
+ * instances); single use through the ledger's nonce set.
+ *
+ * Format: base64url(JSON payload) + '.' + base64url(HMAC-SHA256(secret, first part)).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { JobStore } from '../jobs/store.js';
+
+/**
+ * 10 minutes: long enough for a person to read the quote in chat and answer, short enough that a stale quote
+ * (price, balance, or a forgotten conversation) is not redeemed later, and the nonce set stays small.
+ */
+export const TOKEN_TTL_MS = 10 * 60_000;
+
+export interface TokenClaims {
+  tool: string;
+  fingerprint: string;
+  /** The estimate's displayed credits the user agreed to. */
+  credits: number;
+  /** HTTP caller; null on stdio. */
+  owner: string | null;
+  /** Expiry, ms since epoch. */
+  exp: number;
+  nonce: string;
+}
+
+export type Expected = Pick<TokenClaims, 'tool' | 'fingerprint' | 'credits'> & { owner: string | undefined };
+
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
+
+const b64 = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
+const mac = (secret: Buffer, body: string) => createHmac('sha256', secret).update(body).digest();
+
+/** Signs a fresh single-use token for exactly this tool, arguments, estimate and owner. */
+export function issueToken(
+  secret: Buffer,
+  expected: Expected,
+  now: number,
+  ttlMs: number = TOKEN_TTL_MS,
+): { token: string; expiresAt: Date } {
+  const claims: TokenClaims = {
+    tool: expected.tool,
+    fingerprint: expected.fingerprint,
+    credits: expected.credits,
+    owner: expected.owner ?? null,
+    exp: now + ttlMs,
+    nonce: randomBytes(16).toString('base64url'),
+  };
+  const body = b64(JSON.stringify(claims));
+  return { token: `${body}.${b64(mac(secret, body))}`, expiresAt: new Date(claims.exp) };
+}
+
+/**
+ * Checks signature, expiry and binding (tool, arguments, estimate, owner). Does not consume the nonce:
+ * `redeemToken` does, once every other check passed. The reasons are shown to the agent.
+ */
+export function verifyToken(secret: Buffer, token: string, expected: Expected, now: number): TokenCheck {
+  const [body, sig, extra] = token.trim().split('.');
+  if (!body || !sig || extra !== undefined) return { ok: false, reason: 'the confirmation_token is malformed' };
+  const want = mac(secret, body);
+  const got = Buffer.from(sig, 'base64url');
+  if (got.length !== want.length || !timingSafeEqual(got, want)) {
+    return { ok: false, reason: 'the confirmation_token is not valid (not issued by this server)' };
+  }
+  let claims: TokenClaims;
+  try {
+    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as TokenClaims;
+  } catch {
+    return { ok: false, reason: 'the confirmation_token is malformed' };
+  }
+  if (typeof claims.exp !== 'number' || now >= claims.exp) {
+    return { ok: false, reason: 'the confirmation_token has expired' };
+  }
+  if (claims.tool !== expected.tool)
+    return { ok: false, reason: `the confirmation_token was issued for ${claims.tool}` };
+  if (claims.fingerprint !== expected.fingerprint) {
+    return { ok: false, reason: 'the arguments changed since the confirmation_token was issued' };
+  }
+  if (claims.credits !== expected.credits) {
+    return {
+      ok: false,
+      reason: `the estimate changed since the confirmation_token was issued (${claims.credits} → ${expected.credits} credits)`,
+    };
+  }
+  if (claims.owner !== (expected.owner ?? null)) {
+    return { ok: false, reason: 'the confirmation_token belongs to another caller' };
+  }
+  return { ok: true, claims };
+}
+
+/**
+ * Verifies and marks the token used (single use across processes, via the ledger).
+ * @throws whatever the store throws when the nonce cannot be recorded (the caller refuses the send).
+ */
+export async function redeemToken(jobs: JobStore, token: string, expected: Expected, now: number): Promise<TokenCheck> {
+  const check = verifyToken(await jobs.secret(), token, expected, now);
+  if (!check.ok) return check;
+  const first = await jobs.consumeNonce(check.claims.nonce, new Date(check.claims.exp));
+  return first ? check : { ok: false, reason: 'the confirmation_token was already used' };
+}

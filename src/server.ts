@@ -1,0 +1,124 @@
+/**
+ * The server factory: one McpServer with every tool, resource and prompt registered, ready to connect to a
+ * transport. No business logic here (style.md 2.1); the same factory serves stdio, HTTP and the tests.
+ */
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resources/index.js';
+import { ALL_TOOLS } from '../tools/index.js';
+import { type Catalog, createCatalog } from './catalog.js';
+import type { PlatformClient } from './client/types.js';
+import type { Config } from './config.js';
+import type { ToolSpec } from './define-tool.js';
+import { createPoller, type Poller } from './jobs/poller.js';
+import type { JobStore } from './jobs/store.js';
+import type { Logger, LogLevel } from './log.js';
+import { registerPrompts } from './prompts.js';
+import { registerTools } from './tool-runtime.js';
+
+export interface ServerDeps {
+  config: Config;
+  client: PlatformClient;
+  jobs: JobStore;
+  /** Defaults to a cached catalog over `client`. */
+  catalog?: Catalog;
+  /** Defaults to a poller over `client` and `jobs` (closed with the server). */
+  poller?: Poller;
+  log: Logger;
+  /** HTTP mode: the authenticated caller; undefined on stdio. */
+  owner?: string;
+  /** Defaults to ALL_TOOLS. */
+  tools?: ToolSpec[];
+  /** Defaults to ALL_RESOURCES. */
+  resources?: ResourceSpec[];
+  /** Test hooks: clock and confirmation-token lifetime. */
+  now?: () => number;
+  tokenTtlMs?: number;
+}
+
+/** Six lines: the flow every host's model should follow (some hosts show nothing else about the server). */
+export const INSTRUCTIONS = [
+  'Generation Platform: create_*, run_model, animate_gesture and upscale_video start paid jobs; list_* and job tools are free.',
+  '1. Choose inputs with the list tools (list_avatars, list_voices, list_templates, list_models).',
+  '2. Call the create tool: it either asks the user to confirm, or returns status confirmation_required with the cost and a confirmation_token.',
+  '3. Show the user the cost; only if they agree, call the same tool again with the same arguments plus confirmation_token.',
+  '4. The create call returns a handle at once: call wait_for_jobs with the handles (each call waits at most ~50 s) and call again with the returned handles until completed or failed.',
+  'Never resubmit a job whose status is unknown unless the user says so (allow_duplicate: true); list_jobs shows jobs and today’s spend.',
+].join('\n');
+
+function packageVersion(): string {
+  // src/server.ts runs from src/ (tests) or dist/src/ (built): package.json is one or two levels up.
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'genplat-mcp' && pkg.version) return pkg.version;
+    } catch {
+      // try the next location
+    }
+  }
+  return '0.0.0';
+}
+
+const MCP_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warning' | 'error'> = {
+  debug: 'debug',
+  info: 'info',
+  warn: 'warning',
+  error: 'error',
+};
+
+/** Builds the server. Nothing is sent to the platform here. */
+export function buildServer(deps: ServerDeps): { server: McpServer; close(): Promise<void> } {
+  const server = new McpServer(
+    { name: 'genplat-mcp', title: 'Generation Platform', version: packageVersion() },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: {
+        logging: {},
+        resources: { subscribe: true, listChanged: true },
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+      },
+      debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
+    },
+  );
+  const catalog = deps.catalog ?? createCatalog(deps.client);
+  const ownPoller = deps.poller === undefined;
+  const poller = deps.poller ?? createPoller({ client: deps.client, jobs: deps.jobs, log: deps.log });
+  const runtime = {
+    config: deps.config,
+    client: deps.client,
+    jobs: deps.jobs,
+    catalog,
+    poller,
+    log: deps.log,
+    owner: deps.owner,
+  };
+  registerTools(server, deps.tools ?? ALL_TOOLS, {
+    ...runtime,
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
+  });
+  registerResources(server, deps.resources ?? ALL_RESOURCES, runtime);
+  registerPrompts(server);
+
+  // Logs also go to MCP logging (a debugging aid; stderr stays the main log). Chained, not replaced.
+  const previous = deps.log.onLine;
+  deps.log.onLine = (level, line) => {
+    previous?.(level, line);
+    // Only once the client has initialized: a notification before that is a protocol error for strict clients.
+    if (!server.isConnected() || !server.server.getClientVersion()) return;
+    server.sendLoggingMessage({ level: MCP_LEVEL[level], logger: 'genplat-mcp', data: line }).catch(() => {});
+  };
+
+  return {
+    server,
+    async close() {
+      deps.log.onLine = previous;
+      if (ownPoller) poller.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,362 @@
+/**
+ * Turns tool specs into registered MCP tools and does the cross-cutting work once (style.md 2.2):
+ * toolset / read-only filtering, the webhook allow-list, validation, the cost guard, the ledger around the
+ * single POST, and error → result mapping. A tool file only declares schemas and maps input to a client call.
+ *
+ * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → estimate → guard
+ * (ceilings → duplicate → consent) → ledger intent → spec.run (exactly one POST) → ledger outcome → envelope.
+ * Nothing throws out of a handler: a platform failure never crashes the server.
+ */
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Catalog } from './catalog.js';
+import type { PlatformClient } from './client/types.js';
+import type { Config } from './config.js';
+import { type ElicitOutcome, guardCall } from './cost/guard.js';
+import type {
+  BillableToolSpec,
+  ReadToolSpec,
+  Submission,
+  ToolAnnotations,
+  ToolContext,
+  ToolSpec,
+} from './define-tool.js';
+import { GenplatError, PlatformError, SubmissionUnknownError } from './errors.js';
+import { checkWebhookUrl } from './guards/url.js';
+import { type JobEnvelope, JobEnvelopeShape } from './jobs/envelope.js';
+import { encodeHandle } from './jobs/handle.js';
+import type { Poller } from './jobs/poller.js';
+import type { JobRecord, JobStore } from './jobs/store.js';
+import type { Logger } from './log.js';
+import { envelopeResult, readResult, toolError } from './result.js';
+
+export interface RuntimeDeps {
+  config: Config;
+  client: PlatformClient;
+  jobs: JobStore;
+  catalog: Catalog;
+  poller: Poller;
+  log: Logger;
+  /** HTTP mode: the authenticated caller; undefined on stdio. */
+  owner?: string | undefined;
+  /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
+  now?: () => number;
+  /** Confirmation-token lifetime (default `TOKEN_TTL_MS`, 10 min). */
+  tokenTtlMs?: number;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Args = Record<string, unknown>;
+
+/** design.md section 2: every billable tool carries exactly these hints. */
+export const BILLABLE_ANNOTATIONS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/** The two arguments every billable tool gains (they steer the guard, never reach the platform). */
+export const GUARD_INPUT = {
+  confirmation_token: z
+    .string()
+    .optional()
+    .describe('Token from a confirmation_required answer, after the user agreed to the cost'),
+  allow_duplicate: z
+    .boolean()
+    .optional()
+    .describe('true only if the user wants a job identical to one still running or of unknown outcome'),
+};
+
+/** Which specs this configuration exposes: the chosen toolsets; read-only mode hides every billable tool. */
+export function visibleSpecs(specs: ToolSpec[], config: Config): ToolSpec[] {
+  return specs.filter((s) => config.toolsets.includes(s.toolset) && !(config.readOnly && s.billable));
+}
+
+/**
+ * Registers the visible specs on `server`.
+ * @throws Error when two specs share a name (a programming error, caught by the registry test).
+ */
+export function registerTools(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): RegisteredTool[] {
+  const out: RegisteredTool[] = [];
+  for (const spec of visibleSpecs(specs, deps.config)) {
+    const billable = spec.billable !== undefined;
+    if (billable && JSON.stringify(spec.annotations) !== JSON.stringify(BILLABLE_ANNOTATIONS)) {
+      deps.log.warn(`tool ${spec.name}: billable tools always use the billable annotations; the spec's were replaced`);
+    }
+    const config = {
+      title: spec.title,
+      description: spec.description,
+      // Strict: an unknown or misspelt argument is refused (naming it) instead of silently dropped.
+      inputSchema: z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input),
+      outputSchema: (billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape,
+      annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
+    };
+    const handler = async (args: Args, extra: Extra): Promise<CallToolResult> => {
+      try {
+        return spec.billable
+          ? await runBillable(server, spec as BillableToolSpec<z.ZodRawShape>, args, extra, deps)
+          : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
+      } catch (err) {
+        return toolError(err, deps.log);
+      }
+    };
+    out.push(server.registerTool(spec.name, config, handler as never));
+  }
+  return out;
+}
+
+/** The per-call context handed to `validate`, `estimate` and `run`. */
+function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
+  const token = extra._meta?.progressToken;
+  let last = Number.NEGATIVE_INFINITY;
+  return {
+    config: deps.config,
+    client: deps.client,
+    jobs: deps.jobs,
+    catalog: deps.catalog,
+    poller: deps.poller,
+    log: deps.log,
+    signal: extra.signal,
+    owner: deps.owner,
+    async progress(p) {
+      // Only when the client asked (it sent a token), and strictly increasing as the spec requires.
+      if (token === undefined || !(p.progress > last)) return;
+      last = p.progress;
+      try {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress: p.progress,
+            ...(p.total !== undefined ? { total: p.total } : {}),
+            ...(p.message !== undefined ? { message: p.message } : {}),
+          },
+        });
+      } catch (err) {
+        deps.log.debug('progress notification not delivered', { error: String(err) });
+      }
+    },
+  };
+}
+
+async function runRead(
+  spec: ReadToolSpec<z.ZodRawShape, z.ZodRawShape>,
+  args: Args,
+  extra: Extra,
+  deps: RuntimeDeps,
+): Promise<CallToolResult> {
+  const ctx = makeContext(extra, deps);
+  await spec.validate?.(args as never, ctx);
+  const r = await spec.run(args as never, ctx);
+  return readResult(r.structured as object, r.links, r.isError);
+}
+
+/** Whether the client can be asked with a form: it declared elicitation, is not skip-listed, and config allows. */
+function canElicit(server: McpServer, config: Config): boolean {
+  if (config.elicitation !== 'auto') return false;
+  if (!server.server.getClientCapabilities()?.elicitation) return false;
+  const name = server.server.getClientVersion()?.name?.toLowerCase();
+  return !(name && config.elicitationSkipClients.includes(name));
+}
+
+function elicitor(server: McpServer, extra: Extra, deps: RuntimeDeps) {
+  return async (message: string): Promise<ElicitOutcome> => {
+    try {
+      const r = await server.server.elicitInput(
+        {
+          mode: 'form',
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              confirm: { type: 'boolean', title: 'Start this paid job', description: message, default: false },
+            },
+            required: ['confirm'],
+          },
+        },
+        // Shorter than the host's ~60 s tool timeout, so a form nobody answers falls back to a token in time.
+        { relatedRequestId: extra.requestId, timeout: deps.config.elicitationTimeoutMs, signal: extra.signal },
+      );
+      if (r.action === 'accept' && r.content?.confirm === true) return { outcome: 'accepted' };
+      return {
+        outcome: 'declined',
+        reason: r.action === 'accept' ? 'the user left "confirm" unticked' : `the user chose "${r.action}"`,
+      };
+    } catch (err) {
+      deps.log.info('elicitation failed; falling back to a confirmation token', { error: String(err) });
+      const timedOut = /timed? ?out/i.test(String(err));
+      return {
+        outcome: 'failed',
+        reason: timedOut
+          ? `no answer within ${Math.round(deps.config.elicitationTimeoutMs / 1000)} s`
+          : 'the client could not show it',
+      };
+    }
+  };
+}
+
+async function runBillable(
+  server: McpServer,
+  spec: BillableToolSpec<z.ZodRawShape>,
+  args: Args,
+  extra: Extra,
+  deps: RuntimeDeps,
+): Promise<CallToolResult> {
+  const { confirmation_token, allow_duplicate, ...input } = args;
+  const ctx = makeContext(extra, deps);
+  const now = deps.now ?? Date.now;
+
+  if (typeof input.webhook_url === 'string' && input.webhook_url !== '') {
+    checkWebhookUrl('webhook_url', input.webhook_url, deps.config.webhookAllowlist);
+  }
+  await spec.validate?.(input as never, ctx);
+  const est = await spec.billable.estimate(input as never, ctx);
+  const kind = spec.billable.kind(input as never);
+  const summary = spec.billable.summary(input as never);
+
+  const decision = await guardCall(
+    { config: deps.config, jobs: deps.jobs, now, ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}) },
+    {
+      tool: spec.name,
+      kind,
+      args: input,
+      estimate: est,
+      summary,
+      owner: deps.owner,
+      token: typeof confirmation_token === 'string' ? confirmation_token : undefined,
+      allowDuplicate: allow_duplicate === true,
+      elicit: canElicit(server, deps.config) ? elicitor(server, extra, deps) : undefined,
+    },
+  );
+  if (decision.kind === 'refuse') return toolError(decision.error, deps.log);
+  if (decision.kind === 'answer') return envelopeResult(decision.envelope);
+
+  // Durable before the POST: if we die mid-send, the ledger still knows a job may exist.
+  const rec = await deps.jobs.recordIntent({
+    tool: spec.name,
+    kind,
+    fingerprint: decision.fingerprint,
+    summary,
+    estimate: est,
+    consent: decision.consent,
+    owner: deps.owner,
+  });
+  deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: est.credits, consent: decision.consent });
+
+  let sub: Submission;
+  try {
+    sub = await spec.run(input as never, ctx);
+  } catch (err) {
+    return recordFailure(rec, err, kind, est, deps);
+  }
+  return recordSubmission(rec, sub, est, deps);
+}
+
+const compact = (o: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'));
+
+async function recordSubmission(
+  rec: JobRecord,
+  sub: Submission,
+  est: JobEnvelope['estimate'],
+  deps: RuntimeDeps,
+): Promise<CallToolResult> {
+  const handle = encodeHandle(sub.ref);
+  const status = sub.status ?? 'processing';
+  const remote = compact(sub.remote);
+  try {
+    await deps.jobs.update(rec.id, {
+      outcome: 'submitted',
+      handle,
+      kind: sub.ref.kind,
+      status,
+      requestId: sub.requestId,
+      remote,
+      outputs: sub.outputs ?? [],
+      ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
+      ...(sub.originalUrl !== undefined ? { originalUrl: sub.originalUrl } : {}),
+    });
+  } catch (err) {
+    // The job exists and the handle below is all the agent needs; the intent record still holds the spend.
+    deps.log.error('ledger update after an accepted submission failed', { ledger: rec.id, handle, error: String(err) });
+  }
+  const done = status === 'completed';
+  const envelope: JobEnvelope = {
+    status: done ? 'completed' : 'submitted',
+    handle,
+    kind: sub.ref.kind,
+    ...(est ? { estimate: est } : {}),
+    remote,
+    ...(sub.outputs?.length ? { outputs: sub.outputs } : {}),
+    ...(sub.creditsCharged !== undefined ? { credits_charged: sub.creditsCharged } : {}),
+    ...(sub.requestId ? { request_id: sub.requestId } : {}),
+    ...(sub.details ? { details: sub.details } : {}),
+    next_step: done
+      ? 'Done: the result is in outputs (and details). No further call is needed.'
+      : `Call wait_for_jobs with handles ["${handle}"]; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`,
+  };
+  return envelopeResult(envelope);
+}
+
+/** Local errors (bad input, unset vendor) mean nothing was sent; a platform error may mean it was. */
+function maySent(err: unknown): boolean {
+  if (err instanceof SubmissionUnknownError) return true;
+  if (err instanceof PlatformError) {
+    // The client already maps ambiguous POST failures to SubmissionUnknownError; anything else with a
+    // definitive status (4xx) was rejected. A connection error that never left is rejected too.
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number') return status >= 500 || status === 408;
+    return (err as { sent?: boolean }).sent !== false;
+  }
+  // Our own input/config errors are raised before sending; anything unrecognised: assume the worst.
+  return !(err instanceof GenplatError);
+}
+
+async function recordFailure(
+  rec: JobRecord,
+  err: unknown,
+  kind: JobEnvelope['kind'],
+  est: JobEnvelope['estimate'],
+  deps: RuntimeDeps,
+): Promise<CallToolResult> {
+  if (!maySent(err)) {
+    const requestId = err instanceof PlatformError ? err.requestId : undefined;
+    await deps.jobs
+      .update(rec.id, {
+        outcome: 'rejected',
+        status: 'failed',
+        requestId,
+        reason: err instanceof Error ? err.message : String(err),
+      })
+      .catch((e) => deps.log.error('ledger update (rejected) failed', { ledger: rec.id, error: String(e) }));
+    return toolError(err, deps.log);
+  }
+  const unknown =
+    err instanceof SubmissionUnknownError
+      ? err
+      : new SubmissionUnknownError(err instanceof PlatformError ? err : undefined, (err as PlatformError)?.requestId);
+  if (!(err instanceof GenplatError)) deps.log.error('unexpected error while submitting', { error: String(err) });
+  const handle = encodeHandle({ kind: 'submission', id: rec.id });
+  await deps.jobs
+    .update(rec.id, {
+      outcome: 'unknown',
+      status: 'unknown',
+      handle,
+      requestId: unknown.requestId,
+      reason: unknown.message,
+    })
+    .catch((e) => deps.log.error('ledger update (unknown) failed', { ledger: rec.id, error: String(e) }));
+  deps.log.warn('submission outcome unknown', { ledger: rec.id, requestId: unknown.requestId });
+  return envelopeResult({
+    status: 'unknown',
+    handle,
+    ...(kind ? { kind } : {}),
+    ...(est ? { estimate: est } : {}),
+    ...(unknown.requestId ? { request_id: unknown.requestId } : {}),
+    reason: unknown.message,
+    next_step: unknown.nextStep,
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * The tool surface as a reviewed artifact (style.md "the tool surface is a reviewed artifact"): a snapshot
+ * of tools/list with every toolset on. Any diff here is a public API change: review it, then update with
+ * `npx vitest run test/contract -u`. Also checks the toolset and read-only filters.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '../../tools/index.js';
+import { type Harness, startHarness } from '../helpers/harness.js';
+
+const open: Harness[] = [];
+afterAll(async () => {
+  for (const h of open) await h.close();
+});
+
+async function listWith(config: Parameters<typeof startHarness>[0] = {}) {
+  const h = await startHarness(config);
+  open.push(h);
+  return (await h.client.listTools()).tools;
+}
+
+describe('tools/list', () => {
+  it('matches the reviewed snapshot', async () => {
+    const tools = await listWith();
+    const surface = tools
+      .map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        annotations: t.annotations,
+        inputSchema: t.inputSchema,
+        outputSchema: t.outputSchema,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    await expect(`${JSON.stringify(surface, null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/tools-list.json');
+  });
+
+  it('hides every billable tool in read-only mode', async () => {
+    const tools = await listWith({ config: { readOnly: true } });
+    const names = new Set(tools.map((t) => t.name));
+    for (const spec of ALL_TOOLS) expect(names.has(spec.name), spec.name).toBe(!spec.billable);
+  });
+
+  it('exposes only the chosen toolsets (plus jobs)', async () => {
+    const tools = await listWith({ config: { toolsets: ['video', 'jobs'] } });
+    const expected = ALL_TOOLS.filter((t) => t.toolset === 'video' || t.toolset === 'jobs').map((t) => t.name);
+    expect(tools.map((t) => t.name).sort()).toEqual(expected.sort());
+    expect(expected).toContain('create_talking_video');
+    expect(expected).toContain('wait_for_jobs');
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Invariant 3 end to end: the built server over stdio creates a job, is SIGKILLed, and a new server on the
+ * same state dir still lists the handle and follows it to completion. Also checks that nothing but
+ * JSON-RPC reached stdout (the client would fail to parse it) and the key never reached stderr.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/sim/index.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist when missing or older than the sources (type errors elsewhere still emit JS). */
+function ensureBuilt(): void {
+  const sources = Math.max(...['src', 'tools', 'resources'].map((d) => newestSource(join(ROOT, d))));
+  if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= sources) return;
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
+  } catch {
+    // tsc exits non-zero on type errors but still writes JS; the existence check below decides.
+  }
+  if (!existsSync(ENTRY)) throw new Error('build did not produce dist/src/index.js');
+}
+
+let sim: Simulator;
+let stateDir: string;
+const stderr: string[] = [];
+
+async function spawnServer(): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [ENTRY],
+    env: {
+      GENPLAT_BASE_URL: sim.baseUrl,
+      GENPLAT_API_KEY: sim.apiKey,
+      GENPLAT_CONFIRM: 'never',
+      GENPLAT_STATE_DIR: stateDir,
+    },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const client = new Client({ name: 'e2e', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const sc = (r: unknown) => (r as CallToolResult).structuredContent as Record<string, unknown>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  sim = await startSimulator({ timing: 'test' });
+  stateDir = mkdtempSync(join(tmpdir(), 'genplat-e2e-'));
+}, 120_000);
+
+afterAll(async () => {
+  await sim?.close();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe('restart', () => {
+  it('a job created before a SIGKILL is listed and finished by the next server', async () => {
+    // Long enough that the job is still running when the first server dies.
+    sim.jobs.scriptNext({ durationMs: 3_000 });
+    const first = await spawnServer();
+    const created = sc(
+      await first.client.callTool({
+        name: 'create_talking_video',
+        arguments: { avatar_id: 'av_ava', voice_script: 'Surviving a restart.' },
+      }),
+    );
+    expect(created.status).toBe('submitted');
+    const handle = created.handle as string;
+    expect(handle).toMatch(/^actor_video:/);
+
+    const pid = first.transport.pid;
+    expect(pid).toBeTypeOf('number');
+    process.kill(pid!, 'SIGKILL');
+    await first.client.close().catch(() => {});
+
+    const second = await spawnServer();
+    try {
+      const listed = sc(await second.client.callTool({ name: 'list_jobs', arguments: {} }));
+      const jobs = listed.jobs as { handle: string }[];
+      expect(jobs.map((j) => j.handle)).toContain(handle);
+
+      let status = '';
+      let handles = [handle];
+      // Each call waits at most max_wait_s; call again with the pending handles, as an agent would.
+      for (let i = 0; i < 5 && status !== 'completed'; i++) {
+        const w = sc(
+          await second.client.callTool({ name: 'wait_for_jobs', arguments: { handles, max_wait_s: 20 } }, undefined, {
+            timeout: 60_000,
+          }),
+        );
+        status = (w.jobs as { status: string }[])[0]!.status;
+        handles = (w.pending as string[]).length ? (w.pending as string[]) : handles;
+      }
+      expect(status).toBe('completed');
+      expect(sim.log.count({ method: 'POST', path: '/video/generate' })).toBe(1);
+    } finally {
+      await second.client.close();
+    }
+    expect(stderr.join('')).not.toContain(sim.apiKey);
+  }, 120_000);
+});

@@ -1,0 +1,197 @@
+/**
+ * The integration-test harness: the real server (buildServer with the real platform client, ledger, catalog
+ * and poller) talking to the simulator over loopback, and a real SDK `Client` over an in-memory transport.
+ * Every tool test goes through it, so SDK schema conversion and validation run exactly as in a host.
+ *
+ *   const h = await startHarness();                       // sim (timing 'test'), temp state dir, policy never
+ *   const r = await h.call('create_talking_video', {...}); // the CallToolResult
+ *   expect(h.sim.log.count({ method: 'POST', path: '/video/generate' })).toBe(1);
+ *   await h.close();
+ *
+ * Defaults worth knowing:
+ * - `confirm` is `{mode: 'never'}` so tool tests reach the platform in one call; consent tests pass
+ *   `config: { confirm: { mode: 'always' } }`. Ceilings stay at the real defaults (2000 / 10000).
+ * - The client declares no elicitation unless `onElicit` is given (`'never'` = declare it, never answer).
+ * - Polling runs every `pollIntervalMs` (default 20 ms: sim 'test' jobs finish in ~20 ms).
+ * - Logs are captured in `logs` (set HARNESS_LOG=1 to also print them to stderr).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ClientCapabilities,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { createPlatformClient, type PlatformClientHandle } from '../../src/client/index.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { ToolSpec } from '../../src/define-tool.js';
+import { setTrustedMediaOrigins } from '../../src/guards/url.js';
+import { openLedger } from '../../src/jobs/ledger.js';
+import { createPoller } from '../../src/jobs/poller.js';
+import type { JobStore } from '../../src/jobs/store.js';
+import { createLogger } from '../../src/log.js';
+import { buildServer } from '../../src/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/index.js';
+
+export interface HarnessOptions {
+  /** Merged over the config built from the sim (base URL, key, state dir). */
+  config?: Partial<Config>;
+  /** Extra client capabilities (elicitation is added by `onElicit`). */
+  clientCapabilities?: ClientCapabilities;
+  /** Declares form elicitation and answers with this; `'never'` declares it and never answers. */
+  onElicit?: ((req: ElicitRequest) => Promise<ElicitResult>) | 'never';
+  /** clientInfo.name (the elicitation skip list matches it). Default 'genplat-test'. */
+  clientName?: string;
+  /** Reuse a state dir (restart tests); default a fresh temp dir removed on close. */
+  stateDir?: string;
+  /** Reuse a simulator (not closed by the harness); default a fresh one with timing 'test'. */
+  sim?: Simulator;
+  /** Poller interval (default 20 ms). */
+  pollIntervalMs?: number;
+  /** Platform client request timeout (fault tests make it small). */
+  clientTimeoutMs?: number;
+  /** Clock (ms since epoch) for tokens and day boundaries. */
+  now?: () => number;
+  /** Confirmation-token lifetime. */
+  tokenTtlMs?: number;
+  /** Default ALL_TOOLS. */
+  tools?: ToolSpec[];
+  /** HTTP-mode caller id; undefined = stdio. */
+  owner?: string;
+}
+
+export interface CallOptions {
+  onprogress?: RequestOptions['onprogress'];
+  signal?: AbortSignal;
+  /** Request timeout in ms (SDK default 60 s). */
+  timeout?: number;
+}
+
+export interface Harness {
+  sim: Simulator;
+  client: Client;
+  /** Calls a tool through the real client; returns the CallToolResult (errors are `isError` results). */
+  call(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult>;
+  jobs: JobStore;
+  platform: PlatformClientHandle;
+  config: Config;
+  stateDir: string;
+  /** Redacted log lines written by the server. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** The structured envelope of a result, typed loosely for assertions. */
+export function structured(r: CallToolResult): Record<string, unknown> & { status?: string; handle?: string } {
+  return (r.structuredContent ?? {}) as Record<string, unknown> & { status?: string; handle?: string };
+}
+
+/** All text blocks of a result joined (error results carry text only). */
+export function text(r: CallToolResult): string {
+  return r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
+}
+
+/**
+ * Starts sim (unless given) + state dir + real client/ledger/catalog/poller + server + SDK client.
+ * @throws whatever fails to start (port, ledger); everything already started is closed first.
+ */
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const cleanups: (() => Promise<unknown> | unknown)[] = [];
+  const closeAll = async () => {
+    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {});
+  };
+  try {
+    const sim = opts.sim ?? (await startSimulator({ timing: 'test' }));
+    if (!opts.sim) cleanups.push(() => sim.close());
+    // Sim outputs live on loopback; tests chain them into other tools like a real sandbox session.
+    setTrustedMediaOrigins([sim.origin]);
+
+    const stateDir = opts.stateDir ?? (await mkdtemp(join(tmpdir(), 'genplat-test-')));
+    if (!opts.stateDir) cleanups.push(() => rm(stateDir, { recursive: true, force: true }));
+
+    const base = loadConfig(
+      { command: 'serve', sandbox: false, readOnly: false, http: false } as Parameters<typeof loadConfig>[0],
+      { GENPLAT_API_KEY: sim.apiKey, GENPLAT_BASE_URL: sim.baseUrl, GENPLAT_STATE_DIR: stateDir },
+    );
+    const config: Config = { ...base, vendors: sim.vendors, confirm: { mode: 'never' }, ...opts.config };
+
+    const logs: string[] = [];
+    const log = createLogger('debug', (line) => {
+      logs.push(line);
+      if (process.env.HARNESS_LOG) process.stderr.write(`${line}\n`);
+    });
+
+    const jobs = await openLedger(stateDir);
+    cleanups.push(() => jobs.close());
+    const platform = createPlatformClient({
+      baseUrl: sim.baseUrl,
+      apiKey: sim.apiKey,
+      vendors: config.vendors,
+      logger: log,
+      ...(opts.clientTimeoutMs !== undefined ? { timeoutMs: opts.clientTimeoutMs } : {}),
+    });
+    cleanups.push(() => platform.close());
+    const interval = opts.pollIntervalMs ?? 20;
+    const poller = createPoller({ client: platform, jobs, log, intervalMs: { min: interval, max: interval } });
+    cleanups.push(() => poller.close());
+
+    const built = buildServer({
+      config,
+      client: platform,
+      jobs,
+      poller,
+      log,
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      ...(opts.tools ? { tools: opts.tools } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.tokenTtlMs ? { tokenTtlMs: opts.tokenTtlMs } : {}),
+    });
+    cleanups.push(() => built.close());
+
+    const capabilities: ClientCapabilities = { ...opts.clientCapabilities };
+    if (opts.onElicit) capabilities.elicitation = { form: {} };
+    const client = new Client({ name: opts.clientName ?? 'genplat-test', version: '0.0.0' }, { capabilities });
+    const onElicit = opts.onElicit;
+    if (onElicit) {
+      client.setRequestHandler(ElicitRequestSchema, (req) =>
+        onElicit === 'never' ? new Promise<ElicitResult>(() => {}) : onElicit(req),
+      );
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([built.server.connect(serverSide), client.connect(clientSide)]);
+    cleanups.push(() => client.close());
+    // The SDK client validates structuredContent only for tools it has listed: list once so every test
+    // checks results against the published output schemas, as a host would.
+    await client.listTools();
+
+    return {
+      sim,
+      client,
+      jobs,
+      platform,
+      config,
+      stateDir,
+      logs,
+      call: async (name, args = {}, o = {}) =>
+        (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+          ...(o.onprogress ? { onprogress: o.onprogress } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.timeout ? { timeout: o.timeout } : {}),
+        })) as CallToolResult,
+      close: closeAll,
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../../../src/config.js';
+import { checkCeilings, guardCall, utcDayStart } from '../../../src/cost/guard.js';
+import { estimate } from '../../../src/jobs/envelope.js';
+import type { JobStore } from '../../../src/jobs/store.js';
+
+const config = { maxCreditsPerCall: 500, maxCreditsPerDay: 1000, confirm: { mode: 'never' } } as Config;
+
+function store(spent: number, seen: { since?: Date; owner?: string | undefined } = {}): JobStore {
+  return {
+    spendSince: async (since: Date, owner?: string) => {
+      seen.since = since;
+      seen.owner = owner;
+      return spent;
+    },
+    findActiveDuplicate: async () => undefined,
+  } as unknown as JobStore;
+}
+
+const NOW = Date.UTC(2026, 10, 22, 17, 30);
+
+describe('ceilings', () => {
+  it('per call: equal is allowed, above is refused naming the variable', async () => {
+    const deps = { config, jobs: store(0), now: () => NOW };
+    expect(await checkCeilings(deps, estimate(500, 'x'), undefined)).toBeUndefined();
+    const err = await checkCeilings(deps, estimate(501, 'x'), undefined);
+    expect(err?.refusal).toBe('per_call');
+    expect(err?.message).toMatch(/501 credits.*500 credits.*GENPLAT_MAX_CREDITS_PER_CALL/);
+  });
+
+  it('per day: spend since the UTC day start for this owner, plus the estimate', async () => {
+    const seen: { since?: Date; owner?: string | undefined } = {};
+    const deps = { config, jobs: store(900, seen), now: () => NOW };
+    expect(await checkCeilings(deps, estimate(100, 'x'), 'alice')).toBeUndefined();
+    expect(seen).toEqual({ since: new Date(Date.UTC(2026, 10, 22)), owner: 'alice' });
+    const err = await checkCeilings(deps, estimate(101, 'x'), 'alice');
+    expect(err?.refusal).toBe('per_day');
+    expect(err?.message).toMatch(/900 credits already.*GENPLAT_MAX_CREDITS_PER_DAY/);
+  });
+
+  it('utcDayStart', () => {
+    expect(utcDayStart(Date.UTC(2026, 0, 1, 0, 0, 0)).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(utcDayStart(Date.UTC(2026, 0, 1, 23, 59, 59, 999)).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('refuse comes before any consent path, whatever the policy', async () => {
+    const elicit = async () => ({ outcome: 'accepted' as const });
+    const d = await guardCall(
+      { config, jobs: store(1000), now: () => NOW },
+      {
+        tool: 't',
+        kind: 'actor_video',
+        args: {},
+        estimate: estimate(1, 'x'),
+        summary: 's',
+        owner: undefined,
+        token: undefined,
+        allowDuplicate: true,
+        elicit,
+      },
+    );
+    expect(d.kind).toBe('refuse');
+  });
+});

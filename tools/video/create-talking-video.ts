@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { talkingVideoEstimate } from '../../src/cost/estimate.js';
+import { defineTool } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import { avatarId, voiceId, voiceScript, voiceSettings } from '../_shared/params.js';
+import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';
+
+/** POST /video/generate: a talking-actor video from a script, an avatar and a voice (platform-api.md). */
+export default defineTool({
+  name: 'create_talking_video',
+  title: 'Create a talking-actor video',
+  toolset: 'video',
+  description:
+    'Starts a talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable: 100 credits; the first call may return a quote to confirm. Returns a job handle for wait_for_jobs.',
+  input: {
+    avatar_id: avatarId(),
+    // Required even with voice_url (spec: "required even when voice_url is given").
+    voice_script: voiceScript(),
+    video_name: z.string().trim().min(1).max(200).optional().describe('video and project name'),
+    voice_url: publicMediaUrl('public http(s) audio URL, at most 120 s; replaces text-to-speech').optional(),
+    voice_id: voiceId().optional(),
+    voice_settings: voiceSettings().optional(),
+    webhook_url: webhookUrlField(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async validate(input, ctx) {
+    if (input.voice_id === undefined) return;
+    let voices: Awaited<ReturnType<typeof ctx.catalog.voices>>;
+    try {
+      voices = await ctx.catalog.voices();
+    } catch (err) {
+      // The list is only needed to catch the voiceId/id mix-up; the platform still checks the id (404).
+      ctx.log.warn('voice list unavailable; voice_id not checked locally', { error: String(err) });
+      return;
+    }
+    if (voices.some((v) => v.id === input.voice_id)) return;
+    const confused = voices.find((v) => v.voiceId === input.voice_id);
+    if (confused) {
+      throw new UserInputError('voice_id', `this is a voiceId; pass the voice's id "${confused.id}" instead`);
+    }
+  },
+  billable: {
+    kind: () => 'actor_video',
+    estimate: async () => talkingVideoEstimate(),
+    summary: (input) =>
+      `talking video with avatar ${input.avatar_id}, ${input.voice_script.length}-char script, ${
+        input.voice_url ? 'own audio' : input.voice_id ? `voice ${input.voice_id}` : "the avatar's default voice"
+      }`,
+  },
+  async run(input, ctx) {
+    const { avatar_id, voice_script, video_name, voice_url, voice_id, voice_settings, webhook_url } = input;
+    const body = {
+      avatar_id,
+      voice_script,
+      ...(video_name ? { video_name } : {}),
+      ...(voice_url ? { voice_url } : {}),
+      ...(voice_id ? { voice_id } : {}),
+      ...(voice_settings ? { voice_settings } : {}),
+      ...(webhook_url ? { webhook_url } : {}),
+    };
+    // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the job id.
+    // Cancelling the call must not turn an accepted job into an unknown one.
+    const { data, requestId } = await ctx.client.actors.generate(body);
+    return { ref: { kind: 'actor_video', id: data.id }, requestId, remote: { id: data.id } };
+  },
+});
