@@ -1,7 +1,323 @@
 /**
- * The shared poller (implementation pending: core-server work). One status read per job per interval,
- * however many waits watch it.
+ * The shared poller: one state per job handle, whoever watches it.
+ *
+ * - A job is never read more than once per `min` interval, measured from the *end* of the previous read,
+ *   so the platform never sees two status requests for a job closer than `min` (spec "Limits": poll every
+ *   5-10 s), however many waits, `get_job` calls and subscriptions watch it.
+ * - Concurrent askers share one in-flight read (coalescing); reads run at most `concurrency` at a time.
+ * - After each read the next one is due at a jittered time in [min, max] after it, so many jobs started
+ *   together do not poll in lockstep.
+ * - Terminal results (completed, failed) are cached and never read again.
+ * - Every read updates the job's ledger record (if one exists) and emits a change event on a new status or
+ *   new outputs (subscriptions listen to it).
+ * - A transient read error (after the client's own GET retries) does not fail anyone: the job stays
+ *   processing with a note. A definitive 4xx (unknown id, bad key) becomes an `unknown` view with the reason.
+ * - Reads are never tied to one watcher's AbortSignal: cancelling a wait stops that wait only, and never
+ *   touches the job (mcp-notes 2.4).
  */
+import type { PlatformClient } from '../client/types.js';
+import { ApiError, GenplatError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { encodeHandle, isPollable, type JobRef } from './handle.js';
+import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
+import type { JobPatch, JobRecord, JobStore } from './store.js';
+
+/** Spec "Limits": status endpoints are polled every 5-10 seconds. */
+export const DEFAULT_INTERVAL_MS = { min: 5_000, max: 10_000 } as const;
+/**
+ * Polls handed to the client at once. The client's own queue sends at most 4 (http.ts), so 8 keeps it fed
+ * while never letting more than 4 polls queue ahead of a submit; 50 jobs still take ~13 round trips.
+ */
+export const DEFAULT_CONCURRENCY = 8;
+
+/** Bounds the per-handle state map; far above any realistic number of jobs watched at once. */
+const MAX_STATES = 5_000;
+/** A handle not read for this long is forgotten (it is re-read once if asked again); 30 min >> max_wait_s. */
+const FORGET_AFTER_MS = 30 * 60_000;
+
+export interface PollerChange {
+  handle: string;
+  view: JobView;
+  /** Status before this read; undefined on the first read of the handle. */
+  previous: JobView['status'] | undefined;
+}
+
+/** A view together with the read counter it came from (watchers wait for a newer one). */
+export interface Observed {
+  view: JobView;
+  /** Increases with every completed read of this handle; 0 = never read. */
+  seq: number;
+}
+
 export interface Poller {
+  /**
+   * The job's current view: cached if terminal or read less than `min` ago, else one read (shared with
+   * any read already in flight). Ledger-only handles answer from the ledger.
+   */
+  read(ref: JobRef): Promise<Observed>;
+  /**
+   * Resolves with the first view newer than `seenSeq`, reading when the handle's next read is due.
+   * @throws the signal's reason when `signal` aborts first (the read itself goes on for other watchers).
+   */
+  next(ref: JobRef, seenSeq: number, signal?: AbortSignal): Promise<Observed>;
+  /** Listens to status/output changes; returns the unsubscribe function. */
+  onChange(listener: (change: PollerChange) => void): () => void;
+  /** Stops pending timers; later calls reject. */
   close(): void;
+}
+
+export interface PollerOptions {
+  client: PlatformClient;
+  jobs: JobStore;
+  log: Logger;
+  intervalMs?: { min: number; max: number };
+  concurrency?: number;
+  now?: () => number;
+  /** Returns [0, 1); jitter source, injected by tests. */
+  random?: () => number;
+}
+
+interface HandleState {
+  ref: JobRef;
+  handle: string;
+  last: JobView | undefined;
+  /** When the last read finished (ms). */
+  lastAt: number;
+  seq: number;
+  /** Earliest time the next read may start. 0 = now. */
+  dueAt: number;
+  inflight: Promise<Observed> | undefined;
+  terminal: boolean;
+}
+
+/** A 4xx other than 408/429 will answer the same way next time: report it instead of retrying for ever. */
+function isDefinitive(err: unknown): boolean {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function sameUrls(a: readonly { url: string }[] | undefined, b: readonly { url: string }[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  return a.every((o, i) => o.url === b[i]?.url);
+}
+
+/** A tiny counting semaphore: p-queue would do, but this keeps the poller free of client internals. */
+function limiter(max: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** @throws RangeError when the interval or concurrency is not usable. */
+export function createPoller(opts: PollerOptions): Poller {
+  const { client, jobs, log } = opts;
+  const interval = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!(interval.min >= 0 && interval.max >= interval.min))
+    throw new RangeError('poller interval: need 0 <= min <= max');
+  if (!(concurrency >= 1)) throw new RangeError('poller concurrency must be at least 1');
+  const now = opts.now ?? Date.now;
+  const random = opts.random ?? Math.random;
+  const limit = limiter(concurrency);
+  const states = new Map<string, HandleState>();
+  const listeners = new Set<(c: PollerChange) => void>();
+  const timers = new Set<{ timer: ReturnType<typeof setTimeout>; reject: (e: unknown) => void }>();
+  let closed = false;
+
+  function stateOf(ref: JobRef): HandleState {
+    const handle = encodeHandle(ref);
+    let st = states.get(handle);
+    if (!st) {
+      if (states.size >= MAX_STATES) prune();
+      st = { ref, handle, last: undefined, lastAt: 0, seq: 0, dueAt: 0, inflight: undefined, terminal: false };
+      states.set(handle, st);
+    }
+    return st;
+  }
+
+  /** Forgets handles nobody read for a while (a long-running HTTP server sees an open-ended stream of jobs). */
+  function prune(): void {
+    const cutoff = now() - FORGET_AFTER_MS;
+    for (const [h, st] of states) if (!st.inflight && st.lastAt < cutoff) states.delete(h);
+  }
+
+  const observed = (st: HandleState): Observed => ({ view: st.last!, seq: st.seq });
+
+  function emit(change: PollerChange): void {
+    for (const l of listeners) {
+      try {
+        l(change);
+      } catch (err) {
+        log.warn('poller change listener failed', { error: message(err) });
+      }
+    }
+  }
+
+  /** Copies what a read learned into the ledger record, if we have one; never fails the read. */
+  async function persist(handle: string, view: JobView, rec: JobRecord | undefined): Promise<void> {
+    if (!rec || view.status === 'unknown') return;
+    const patch: JobPatch = {};
+    if (rec.status !== view.status) patch.status = view.status;
+    if (view.outputs.length > 0 && !sameUrls(rec.outputs, view.outputs)) {
+      patch.outputs = view.outputs;
+    }
+    if (view.reason !== undefined && view.reason !== rec.reason && view.status === 'failed') patch.reason = view.reason;
+    if (view.creditsCharged !== undefined && view.creditsCharged !== rec.creditsCharged) {
+      patch.creditsCharged = view.creditsCharged;
+    }
+    if (view.creditsRefunded !== undefined && view.creditsRefunded !== rec.creditsRefunded) {
+      patch.creditsRefunded = view.creditsRefunded;
+    }
+    // originalUrl (upscale) is never patched here: the record keeps the URL saved before the upscale.
+    if (Object.keys(patch).length === 0) return;
+    try {
+      await jobs.update(rec.id, patch);
+    } catch (err) {
+      log.warn('could not update the job ledger after a status read', { handle, error: message(err) });
+    }
+  }
+
+  async function ledgerRecord(handle: string): Promise<JobRecord | undefined> {
+    try {
+      return await jobs.get(handle);
+    } catch (err) {
+      log.warn('could not read the job ledger', { handle, error: message(err) });
+      return undefined;
+    }
+  }
+
+  async function fetchView(st: HandleState): Promise<JobView> {
+    const rec = await ledgerRecord(st.handle);
+    if (!isPollable(st.ref)) {
+      return rec
+        ? viewFromRecord(rec)
+        : { status: 'unknown', outputs: [], reason: 'no ledger record for this handle, and it has no status endpoint' };
+    }
+    // A terminal state in the ledger (from an earlier process) is final: no need to ask the platform again.
+    if (st.seq === 0 && rec && (rec.status === 'completed' || rec.status === 'failed')) return viewFromRecord(rec);
+    let view: JobView;
+    try {
+      view = await limit(() => readJob(client, st.ref));
+    } catch (err) {
+      if (isDefinitive(err)) {
+        view = { status: 'unknown', outputs: [], reason: message(err) };
+        if (err instanceof GenplatError) view.note = err.nextStep;
+      } else {
+        log.warn('status read failed; will retry at the next interval', { handle: st.handle, error: message(err) });
+        const prev =
+          st.last && st.last.status === 'processing' ? st.last : { status: 'processing' as const, outputs: [] };
+        view = { ...prev, note: `the last status read failed (${message(err)}); still polling` };
+      }
+    }
+    await persist(st.handle, view, rec);
+    return view;
+  }
+
+  function startRead(st: HandleState): Promise<Observed> {
+    const p = (async () => {
+      const view = await fetchView(st);
+      const previous = st.last?.status;
+      const changed = previous !== view.status || !sameUrls(st.last?.outputs, view.outputs);
+      st.last = view;
+      st.lastAt = now();
+      st.seq++;
+      st.terminal = isTerminal(view);
+      st.dueAt = st.lastAt + interval.min + random() * (interval.max - interval.min);
+      if (changed) emit({ handle: st.handle, view, previous });
+      return observed(st);
+    })();
+    st.inflight = p;
+    // Clear only our own promise, then hand the result on (errors here are bugs: fetchView catches reads).
+    p.finally(() => {
+      if (st.inflight === p) st.inflight = undefined;
+    }).catch(() => {});
+    return p;
+  }
+
+  function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const entry = {
+        timer: setTimeout(() => {
+          timers.delete(entry);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms),
+        reject,
+      };
+      const onAbort = () => {
+        clearTimeout(entry.timer);
+        timers.delete(entry);
+        reject(signal?.reason);
+      };
+      timers.add(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Waits for `p` unless `signal` aborts first; `p` itself is not cancelled. */
+  function race<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (!signal) return p;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  const closedError = () => new Error('The poller is closed.');
+
+  return {
+    async read(ref) {
+      if (closed) throw closedError();
+      const st = stateOf(ref);
+      if (st.last && (st.terminal || now() - st.lastAt < interval.min)) return observed(st);
+      return st.inflight ?? startRead(st);
+    },
+
+    async next(ref, seenSeq, signal) {
+      const st = stateOf(ref);
+      for (;;) {
+        if (closed) throw closedError();
+        if (signal?.aborted) throw signal.reason;
+        if (st.last && (st.seq > seenSeq || st.terminal)) return observed(st);
+        if (st.inflight) {
+          await race(st.inflight, signal);
+          continue;
+        }
+        const wait = st.dueAt - now();
+        if (wait > 0) {
+          await sleep(wait, signal);
+          continue;
+        }
+        await race(startRead(st), signal);
+      }
+    },
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    close() {
+      closed = true;
+      for (const t of timers) {
+        clearTimeout(t.timer);
+        t.reject(closedError());
+      }
+      timers.clear();
+      listeners.clear();
+    },
+  };
 }

@@ -1,0 +1,47 @@
+/**
+ * Today's spend against the configured budgets, as list_jobs and `genplat://spend` report it. The figures
+ * come from the ledger (the same `spendSince` the cost guard uses), so what the agent sees is what the
+ * guard enforces.
+ */
+import { z } from 'zod';
+import type { Config, ConfirmPolicy } from '../config.js';
+import { utcDayStart } from '../cost/guard.js';
+import type { JobStore } from './store.js';
+
+export const SpendShape = {
+  today_credits: z.number().describe('displayed credits spent or held since 00:00 UTC'),
+  max_credits_per_day: z.number().describe('per-day ceiling (GENPLAT_MAX_CREDITS_PER_DAY)'),
+  remaining_today: z.number().describe('credits left under the per-day ceiling'),
+  max_credits_per_call: z.number().describe('per-call ceiling (GENPLAT_MAX_CREDITS_PER_CALL)'),
+  confirmation: z.string().describe('when the user is asked before a paid job'),
+};
+export const SpendSchema = z.object(SpendShape);
+export type Spend = z.infer<typeof SpendSchema>;
+
+export function describeConfirm(policy: ConfirmPolicy): string {
+  switch (policy.mode) {
+    case 'always':
+      return 'every paid job needs the user to confirm its cost';
+    case 'never':
+      return 'paid jobs start without confirmation (within the ceilings)';
+    case 'above':
+      return `jobs above ${policy.credits} credits need the user to confirm`;
+  }
+}
+
+/** @throws whatever the store throws when the ledger cannot be read. */
+export async function spendToday(
+  config: Config,
+  jobs: JobStore,
+  owner: string | undefined,
+  now = Date.now(),
+): Promise<Spend> {
+  const today = await jobs.spendSince(utcDayStart(now), owner);
+  return {
+    today_credits: today,
+    max_credits_per_day: config.maxCreditsPerDay,
+    remaining_today: Math.max(0, config.maxCreditsPerDay - today),
+    max_credits_per_call: config.maxCreditsPerCall,
+    confirmation: describeConfirm(config.confirm),
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * `resources/subscribe` for job resources. McpServer does not answer subscribe/unsubscribe (mcp-notes 2.9),
+ * so the handlers are installed here; `buildServer` declares `resources.subscribe: true`.
+ *
+ * Subscribing to `genplat://jobs/<handle>` also watches the job through the shared poller until it ends
+ * (so an update arrives even when no wait_for_jobs call is running), at the poller's usual 5-10 s pace and
+ * never faster, since the poller coalesces with every other watcher. A change seen by *any* read (waits,
+ * get_job, other sessions) sends `notifications/resources/updated` to every session subscribed to it.
+ * Subscriptions to other URIs are accepted and never notified: catalog lists have no change signal.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type Logger, silentLogger } from '../log.js';
+import { jobResourceUri } from '../result.js';
+import { decodeHandle, encodeHandle, isPollable, type JobRef } from './handle.js';
+import { assertOwnJob } from './owner.js';
+import type { Observed, Poller } from './poller.js';
+import type { JobStore } from './store.js';
+
+export interface SubscriptionDeps {
+  poller: Poller;
+  log?: Logger;
+  /** HTTP mode: with both set, a caller may only subscribe to its own jobs (as for reads). */
+  jobs?: JobStore;
+  owner?: string | undefined;
+}
+
+/** Per session: each watched job costs a poll every 5-10 s, so a runaway client cannot make it unbounded. */
+export const MAX_SUBSCRIPTIONS = 100;
+
+const JOB_PREFIX = 'genplat://jobs/';
+const installed = new WeakMap<McpServer, () => void>();
+
+function jobRef(uri: string): JobRef | undefined {
+  if (!uri.startsWith(JOB_PREFIX)) return undefined;
+  const raw = uri.slice(JOB_PREFIX.length);
+  try {
+    return decodeHandle(raw) ?? decodeHandle(decodeURIComponent(raw));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Installs the handlers once per server; returns the function that drops every subscription (also run
+ * when the server closes).
+ * @throws Error from the SDK when the server did not declare the `resources` capability.
+ */
+export function installSubscriptions(server: McpServer, deps: SubscriptionDeps): () => void {
+  const existing = installed.get(server);
+  if (existing) return existing;
+  const log = deps.log ?? silentLogger;
+  /** Subscribed URI → the watch loop's controller (undefined for non-job URIs). */
+  const subs = new Map<string, AbortController | undefined>();
+
+  async function watch(ref: JobRef, signal: AbortSignal): Promise<void> {
+    let o: Observed = await deps.poller.read(ref);
+    while (!signal.aborted && o.view.status === 'processing') o = await deps.poller.next(ref, o.seq, signal);
+  }
+
+  const offChange = deps.poller.onChange((change) => {
+    const uri = jobResourceUri(change.handle);
+    // The first read of a handle is not a change the subscriber missed: it can read the resource itself.
+    if (change.previous === undefined || !subs.has(uri) || !server.isConnected()) return;
+    server.server.sendResourceUpdated({ uri }).catch((err) => {
+      log.debug('resource update notification not delivered', { uri, error: String(err) });
+    });
+  });
+
+  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    const { uri } = req.params;
+    if (subs.has(uri)) return {};
+    if (subs.size >= MAX_SUBSCRIPTIONS) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `At most ${MAX_SUBSCRIPTIONS} subscriptions per session; unsubscribe from finished jobs first.`,
+      );
+    }
+    if (!uri.startsWith(JOB_PREFIX)) {
+      subs.set(uri, undefined);
+      return {};
+    }
+    const ref = jobRef(uri);
+    if (!ref)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `uri: ${uri} does not name a job handle (e.g. genplat://jobs/actor_video:abc123)`,
+      );
+    if (deps.jobs) {
+      try {
+        await assertOwnJob(deps.jobs, deps.owner, encodeHandle(ref), 'uri');
+      } catch (err) {
+        throw new McpError(ErrorCode.InvalidParams, err instanceof Error ? err.message : String(err));
+      }
+    }
+    // Key by the canonical URI, the one change notifications are sent for.
+    const key = jobResourceUri(encodeHandle(ref));
+    const ac = new AbortController();
+    subs.set(key, ac);
+    if (key !== uri) subs.set(uri, undefined);
+    if (isPollable(ref)) {
+      watch(ref, ac.signal).catch((err) => {
+        if (!ac.signal.aborted) log.debug('subscription watch ended', { uri, error: String(err) });
+      });
+    }
+    return {};
+  });
+
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    const ref = jobRef(req.params.uri);
+    for (const uri of [req.params.uri, ...(ref ? [jobResourceUri(encodeHandle(ref))] : [])]) {
+      subs.get(uri)?.abort();
+      subs.delete(uri);
+    }
+    return {};
+  });
+
+  const dispose = () => {
+    offChange();
+    for (const ac of subs.values()) ac?.abort();
+    subs.clear();
+  };
+  // Chained, not replaced: buildServer or a transport may have its own onclose.
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    dispose();
+    previous?.();
+  };
+  installed.set(server, dispose);
+  return dispose;
+}

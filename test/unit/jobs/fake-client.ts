@@ -1,0 +1,87 @@
+/** A PlatformClient whose status reads are scripted per test; every other call throws (unexpected here). */
+import { vi } from 'vitest';
+import type { PlatformClient } from '../../../src/client/types.js';
+import type { JobRecord, JobStore, NewJobRecord } from '../../../src/jobs/store.js';
+
+type Fn = (...args: any[]) => Promise<any>;
+
+export function fakeClient(overrides: Partial<Record<string, Record<string, Fn>>> = {}): PlatformClient {
+  const unexpected = (name: string) => vi.fn(async () => Promise.reject(new Error(`unexpected call ${name}`)));
+  const area = (name: string, fns: string[]) =>
+    Object.fromEntries(fns.map((f) => [f, overrides[name]?.[f] ?? unexpected(`${name}.${f}`)]));
+  return {
+    avatars: area('avatars', ['list', 'createCustom']),
+    voices: area('voices', ['list']),
+    actors: area('actors', ['generate', 'status']),
+    products: area('products', ['generate', 'status']),
+    ads: area('ads', ['packs', 'createImage', 'createVideo', 'imageStatus', 'videoStatus']),
+    library: area('library', ['templates', 'categories', 'generate', 'status']),
+    gestures: area('gestures', ['generate', 'status']),
+    enterprise: area('enterprise', ['models', 'generate', 'status']),
+    family: area('family', ['generate', 'status']),
+    upscale: area('upscale', ['quote', 'generate', 'status']),
+  } as unknown as PlatformClient;
+}
+
+export const ok = <T>(data: T, requestId = 'req-1') => ({ data, requestId });
+
+/** An in-memory JobStore: enough for the poller (get/update) and list tools. */
+export function memoryStore(): JobStore & { records: JobRecord[] } {
+  const records: JobRecord[] = [];
+  let n = 0;
+  const find = (k: string) => [...records].reverse().find((r) => r.id === k || r.handle === k);
+  return {
+    records,
+    async recordIntent(rec: NewJobRecord) {
+      const at = new Date().toISOString();
+      const r: JobRecord = {
+        id: `l${++n}`,
+        handle: rec.handle ?? `submission:l${n}`,
+        status: rec.status ?? 'submitted',
+        outcome: rec.outcome ?? 'pending',
+        remote: rec.remote,
+        originalUrl: rec.originalUrl,
+        requestId: undefined,
+        outputs: [],
+        reason: undefined,
+        creditsCharged: undefined,
+        creditsRefunded: undefined,
+        createdAt: at,
+        updatedAt: at,
+        ...rec,
+      } as JobRecord;
+      records.push(r);
+      return r;
+    },
+    async update(id, patch) {
+      const r = find(id);
+      if (!r) throw new Error('unknown id');
+      Object.assign(r, patch, { updatedAt: new Date().toISOString() });
+      return r;
+    },
+    async get(k) {
+      return find(k);
+    },
+    async list(f = {}) {
+      return [...records]
+        .reverse()
+        .filter((r) => (f.owner === undefined || r.owner === f.owner) && (!f.status || f.status.includes(r.status)))
+        .slice(0, f.limit ?? 100);
+    },
+    async spendSince(_since, owner) {
+      return records
+        .filter((r) => r.owner === owner && r.outcome !== 'rejected')
+        .reduce((s, r) => s + (r.creditsCharged ?? r.estimate?.credits ?? 0) - (r.creditsRefunded ?? 0), 0);
+    },
+    async findActiveDuplicate() {
+      return undefined;
+    },
+    async consumeNonce() {
+      return true;
+    },
+    async secret() {
+      return Buffer.alloc(32);
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { defineTool, type ToolContext } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
+import { decodeHandle, encodeHandle, isPollable, type JobRef } from '../../src/jobs/handle.js';
+import { assertOwnJob } from '../../src/jobs/owner.js';
+import { type JobView, viewEnvelope } from '../../src/jobs/status.js';
+import { envelopeLinks } from '../../src/result.js';
+
+/** Kinds with a status endpoint (custom avatars and submissions are reachable by handle only). */
+const POLLABLE_KINDS = [
+  'actor_video',
+  'product_video',
+  'shoppable_image',
+  'shoppable_video',
+  'template_video',
+  'gesture',
+  'family_video',
+  'model',
+  'upscale',
+] as const;
+
+const id = (what: string) => z.string().trim().min(1).max(256).describe(what);
+
+const Input = {
+  handle: z.string().trim().min(1).max(1100).optional().describe('job handle from a create tool or list_jobs'),
+  kind: z.enum(POLLABLE_KINDS).optional().describe('job kind, for a job started elsewhere (instead of handle)'),
+  id: id('platform job id (id, db_id, request_id; upscale: video_id)').optional(),
+  media: z.enum(['image', 'video']).optional().describe('model jobs: output media; omit to check video then image'),
+  project_id: id('upscale: project_id').optional(),
+  video_type: id('upscale: video_type').optional(),
+  billing_id: id('upscale: billing_id of the attempt').optional(),
+};
+type GetJobInput = { [K in keyof typeof Input]?: z.infer<(typeof Input)[K]> };
+
+/**
+ * The job reference from either a handle or raw ids (flat input: no root anyOf/oneOf).
+ * @throws UserInputError naming the missing or conflicting field.
+ */
+export function refFromInput(input: GetJobInput): JobRef {
+  if (input.handle !== undefined) {
+    if (input.kind !== undefined || input.id !== undefined) {
+      throw new UserInputError('handle', 'give either handle, or kind + id, not both');
+    }
+    const ref = decodeHandle(input.handle);
+    if (!ref) throw new UserInputError('handle', 'not a job handle (e.g. actor_video:abc123); see list_jobs');
+    return ref;
+  }
+  if (input.kind === undefined)
+    throw new UserInputError('handle', 'required (or kind + id for a job started elsewhere)');
+  if (input.id === undefined) throw new UserInputError('id', `required with kind ${input.kind}`);
+  if (input.kind === 'model') return { kind: 'model', id: input.id, media: input.media ?? 'any' };
+  if (input.kind === 'upscale') {
+    for (const f of ['project_id', 'video_type', 'billing_id'] as const) {
+      if (input[f] === undefined) throw new UserInputError(f, 'required with kind upscale');
+    }
+    return {
+      kind: 'upscale',
+      id: input.id,
+      projectId: input.project_id!,
+      videoType: input.video_type!,
+      billingId: input.billing_id!,
+    };
+  }
+  return { kind: input.kind, id: input.id };
+}
+
+/**
+ * A job followed by raw id gets a ledger record (tool `external`) so list_jobs shows it and later polls
+ * record its state. Its charges, once the platform reports them, count toward today's spend: the account
+ * really paid them, and ceilings err on the safe side.
+ */
+async function adoptExternal(ref: JobRef, view: JobView, ctx: ToolContext): Promise<void> {
+  // Only jobs the platform knows: an id it cannot find must not leave a phantom "processing" record.
+  if (view.status === 'unknown') return;
+  const handle = encodeHandle(ref);
+  if (await ctx.jobs.get(handle)) return;
+  const rec = await ctx.jobs.recordIntent({
+    tool: 'external',
+    kind: ref.kind,
+    fingerprint: createHash('sha256').update(`external\n${handle}`).digest('hex'),
+    summary: `${ref.kind} started elsewhere, followed by id`,
+    estimate: undefined,
+    consent: undefined,
+    owner: ctx.owner,
+    handle,
+    status: view.status,
+    outcome: 'submitted',
+    remote: { id: ref.id, ...(ref.kind === 'upscale' ? { project_id: ref.projectId, billing_id: ref.billingId } : {}) },
+  });
+  // This first read happened before the record existed, so the poller could not store it; later reads will.
+  await ctx.jobs.update(rec.id, {
+    outputs: view.outputs,
+    ...(view.reason ? { reason: view.reason } : {}),
+    ...(view.creditsCharged !== undefined ? { creditsCharged: view.creditsCharged } : {}),
+    ...(view.creditsRefunded !== undefined ? { creditsRefunded: view.creditsRefunded } : {}),
+  });
+}
+
+export default defineTool({
+  name: 'get_job',
+  title: 'Get job status',
+  toolset: 'jobs',
+  description:
+    'Reads one job once: status, output URLs, reason, charges. Give a handle, or kind + id for a job started elsewhere (the answer includes its handle). Free. To wait for completion use wait_for_jobs.',
+  input: Input,
+  output: JobEnvelopeShape,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async validate(input) {
+    refFromInput(input);
+  },
+  async run(input, ctx) {
+    const ref = refFromInput(input);
+    const handle = encodeHandle(ref);
+    // HTTP mode: another caller's job is refused before anything is read or adopted.
+    await assertOwnJob(ctx.jobs, ctx.owner, handle, input.handle === undefined ? 'id' : 'handle');
+    const { view } = await ctx.poller.read(ref);
+    if (input.handle === undefined) await adoptExternal(ref, view, ctx);
+    const rec = await ctx.jobs.get(handle);
+    const env = viewEnvelope(handle, ref, view, rec);
+    // A failed job, or one the platform cannot find, is an error for the agent (style.md 2.3).
+    // A ledger-only handle with a record (unknown outcome) is a state to report, not an error.
+    const isError = view.status === 'failed' || (view.status === 'unknown' && (isPollable(ref) || !rec));
+    return { structured: env, links: envelopeLinks(env), ...(isError ? { isError } : {}) };
+  },
+});

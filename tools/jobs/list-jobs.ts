@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/define-tool.js';
+import { EstimateSchema, JOB_STATUSES, OutputSchema } from '../../src/jobs/envelope.js';
+import { SpendSchema, spendToday } from '../../src/jobs/spend.js';
+
+/** Default page: enough for a session's jobs without flooding the context; the cap keeps output < ~50 KB. */
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+export default defineTool({
+  name: 'list_jobs',
+  title: 'List jobs and spend',
+  toolset: 'jobs',
+  description:
+    "Lists jobs from the local ledger (newest first, status as last seen) with today's spend, the ceilings and the confirmation policy. Free; no platform call. Use get_job or wait_for_jobs for live status.",
+  input: {
+    status: z.enum(JOB_STATUSES).optional().describe('only jobs in this status'),
+    limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe('how many jobs'),
+  },
+  output: {
+    jobs: z.array(
+      z.object({
+        handle: z.string(),
+        tool: z.string().describe('creating tool, or external for a job followed by id'),
+        status: z.enum(JOB_STATUSES),
+        summary: z.string(),
+        estimate: EstimateSchema.optional(),
+        credits_charged: z.number().optional(),
+        reason: z.string().optional(),
+        created_at: z.string(),
+        outputs: z.array(OutputSchema),
+      }),
+    ),
+    spend: SpendSchema,
+    next_step: z.string(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ status, limit }, ctx) {
+    const records = await ctx.jobs.list({ owner: ctx.owner, limit, ...(status ? { status: [status] } : {}) });
+    const jobs = records.map((r) => ({
+      handle: r.handle,
+      tool: r.tool,
+      status: r.status,
+      summary: r.summary,
+      ...(r.estimate ? { estimate: r.estimate } : {}),
+      ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
+      ...(r.reason ? { reason: r.reason } : {}),
+      created_at: r.createdAt,
+      outputs: r.outputs,
+    }));
+    const running = jobs.filter((j) => j.status === 'processing' || j.status === 'submitted').map((j) => j.handle);
+    const next_step = running.length
+      ? `Call wait_for_jobs with handles ${JSON.stringify(running.slice(0, 50))} for live status.`
+      : 'No job is running. Start one with a create tool, or get_job for details of one job.';
+    return { structured: { jobs, spend: await spendToday(ctx.config, ctx.jobs, ctx.owner), next_step } };
+  },
+});

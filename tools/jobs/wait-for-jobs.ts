@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
+import { decodeHandle, encodeHandle, isPollable, type JobRef } from '../../src/jobs/handle.js';
+import { assertOwnJob } from '../../src/jobs/owner.js';
+import { viewEnvelope } from '../../src/jobs/status.js';
+import { waitForJobs } from '../../src/jobs/wait.js';
+import type { ResourceLink } from '../../src/result.js';
+
+/**
+ * Default 45 s and cap 50 s: hosts cut tool calls at ~60 s and the SDK client's default request timeout is
+ * 60 s (mcp-notes 0.4, 2.13); the margin covers the last in-flight read and the reply.
+ */
+const DEFAULT_WAIT_S = 45;
+const MAX_WAIT_S = 50;
+/** Output budget: 50 envelopes stay far below the hosts' ~50 000-character result limit (mcp-notes 2.8). */
+const MAX_HANDLES = 50;
+
+export default defineTool({
+  name: 'wait_for_jobs',
+  title: 'Wait for jobs',
+  toolset: 'jobs',
+  description:
+    'Waits up to max_wait_s for jobs (handles from create tools or list_jobs) and returns each job envelope. If time runs out, call again with the returned pending handles. Free; never cancels a job.',
+  input: {
+    handles: z
+      .array(z.string().trim().min(1).max(1100).describe('job handle'))
+      .min(1)
+      .max(MAX_HANDLES)
+      .describe('job handles to wait for'),
+    until: z.enum(['any', 'all']).default('all').describe('return when any job or all jobs finish'),
+    max_wait_s: z.number().int().min(1).max(MAX_WAIT_S).default(DEFAULT_WAIT_S).describe('seconds to wait at most'),
+  },
+  output: {
+    jobs: z.array(JobEnvelopeSchema).describe('one envelope per handle, in order'),
+    done: z.boolean().describe('true when the until condition held'),
+    pending: z.array(z.string()).describe('handles still processing'),
+    next_step: z.string(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async validate({ handles }, ctx) {
+    for (const [i, h] of handles.entries()) {
+      const ref = decodeHandle(h);
+      if (!ref) throw new UserInputError(`handles[${i}]`, 'not a job handle (e.g. actor_video:abc123); see list_jobs');
+      // HTTP mode: another caller's job is refused before any wait starts.
+      await assertOwnJob(ctx.jobs, ctx.owner, encodeHandle(ref), `handles[${i}]`);
+    }
+  },
+  async run({ handles, until, max_wait_s }, ctx) {
+    const refs = handles.map((h) => decodeHandle(h) as JobRef);
+    const r = await waitForJobs(ctx.poller, refs, {
+      until,
+      maxWaitMs: max_wait_s * 1000,
+      signal: ctx.signal,
+      onProgress: (p) => ctx.progress(p),
+    });
+    const jobs = await Promise.all(
+      r.jobs.map(async ({ handle, view }, i) => viewEnvelope(handle, refs[i]!, view, await ctx.jobs.get(handle))),
+    );
+    const links: ResourceLink[] = jobs.flatMap((j) =>
+      (j.outputs ?? []).map((o, k) => ({ uri: o.url, name: `${j.handle} ${o.media} ${k + 1}` })),
+    );
+    const again = `Call wait_for_jobs with handles ${JSON.stringify(r.pending)}`;
+    let next_step: string;
+    if (r.pending.length === 0)
+      next_step = 'No job is still running: results are in jobs[].outputs, reasons in jobs[].reason.';
+    else if (r.done) next_step = `A job finished (see jobs). ${again} to wait for the rest.`;
+    else next_step = `Time ran out; the jobs keep running. ${again} to keep waiting.`;
+    // Only an answer where nothing worked is an error (every job failed, or unknown to the platform);
+    // a mix is a normal report the agent reads job by job.
+    const isError = jobs.every((j, i) => j.status === 'failed' || (j.status === 'unknown' && isPollable(refs[i]!)));
+    return {
+      structured: { jobs, done: r.done, pending: r.pending, next_step },
+      links,
+      ...(isError ? { isError } : {}),
+    };
+  },
+});
