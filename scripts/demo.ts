@@ -3,8 +3,8 @@
  * over stdio — the way an agent host would use it. The client declares no elicitation, so the cost
  * confirmation goes through the token flow (quote → "user agrees" → call again with the token).
  *
- * Scenarios are plain functions over a small `Agent` helper; add one to SCENARIOS to show another flow
- * (a run_model image job and a template video are the planned next ones).
+ * Scenarios are plain functions over a small `Agent` helper; add one to SCENARIOS to show another flow.
+ * Shown: a talking video, then a run_model image edit and a template video running concurrently, then spend.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,8 @@ function makeAgent(client: Client): Agent {
     },
     async waitAll(handles) {
       let pending = handles;
-      let jobs: Json[] = [];
+      // Each call returns envelopes for the handles it was given: keep the newest one per handle.
+      const latest = new Map<string, Json>();
       while (pending.length > 0) {
         out(`agent  → wait_for_jobs(${JSON.stringify(pending)})`);
         const since = Date.now();
@@ -86,11 +87,11 @@ function makeAgent(client: Client): Agent {
           out(`  progress +${((lastAt - since) / 1000).toFixed(0)} s: ${m}`);
         };
         const w = (await agent.call('wait_for_jobs', { handles: pending, max_wait_s: WAIT_S }, onProgress)).sc;
-        jobs = w.jobs as Json[];
+        for (const j of w.jobs as Json[]) latest.set(j.handle as string, j);
         pending = w.pending as string[];
         if (pending.length > 0) out(`server ← still running: ${pending.join(', ')} (calling again)`);
       }
-      return jobs;
+      return handles.map((h) => latest.get(h) ?? { handle: h });
     },
   };
   return agent;
@@ -125,6 +126,96 @@ async function talkingVideo(agent: Agent): Promise<void> {
   out(`server ← ${job?.status}: ${outputs.map((o) => `${o.media} ${o.url}`).join(', ')}`);
 }
 
+/** Jobs started by the scenarios below and awaited together by `waitStarted` (what each one is, for the log). */
+const started: { what: string; handle: string }[] = [];
+
+/** A JSON resource's body (the server's resources are all application/json). */
+async function readJson(agent: Agent, uri: string): Promise<Json> {
+  const first = (await agent.client.readResource({ uri })).contents[0];
+  return JSON.parse(first && 'text' in first ? String(first.text) : '{}') as Json;
+}
+
+/**
+ * A sandbox image to feed models and templates: an avatar thumbnail from genplat://avatars. It is the
+ * simulator's own media (a real PNG), which the sandbox trusts as a public URL.
+ */
+async function sandboxImage(agent: Agent): Promise<string> {
+  const { avatars } = (await readJson(agent, 'genplat://avatars')) as { avatars: { thumbnail?: string }[] };
+  const url = avatars.find((a) => a.thumbnail)?.thumbnail;
+  if (!url) throw new Error('genplat://avatars has no thumbnail to use as an input image');
+  return url;
+}
+
+/** The imagine-image-edit shape: its params are known (genplat://models/{model}) and cheap (10 credits). */
+const IMAGE_MODEL_SUFFIX = '-imagine-image-edit';
+
+/** run_model: list image models, read one model's params, start an edit of a sandbox image with consent. */
+async function modelImage(agent: Agent): Promise<void> {
+  step('Run a catalog image model (billable)');
+  const models = (await agent.call('list_models', { media: 'image' })).sc.models as Json[];
+  out(
+    `list_models(image): ${models.length} models, e.g. ${models
+      .slice(0, 3)
+      .map((m) => m.model)
+      .join(', ')}`,
+  );
+  const model = models.find((m) => String(m.model).endsWith(IMAGE_MODEL_SUFFIX) && m.schema === true);
+  if (!model) throw new Error(`no *${IMAGE_MODEL_SUFFIX} model in the sandbox catalog`);
+  const detail = await readJson(agent, `genplat://models/${model.model}`);
+  const schema = (detail.params_schema ?? {}) as { required?: string[] };
+  out(`genplat://models/${model.model}: ${detail.notes} Required params: ${(schema.required ?? []).join(', ')}`);
+  const image = await sandboxImage(agent);
+  const job = await agent.createWithConsent('run_model', {
+    model: model.model,
+    params: { prompt: 'Place this person on a sunny beach, holding a steel thermos', image_urls: [image] },
+  });
+  started.push({ what: 'run_model image', handle: job.handle as string });
+}
+
+/** Text for a template field: something plausible, cut to the field's max length. */
+function fieldText(type: string, max: number | undefined): string {
+  const text = type === 'textarea' ? 'Keeps coffee hot for twelve hours, tea cold for a day.' : 'Steel thermos';
+  return max === undefined ? text : text.slice(0, max);
+}
+
+/** A content-library template: list, pick one, fill its fields (images with a sandbox URL), create with consent. */
+async function templateVideo(agent: Agent): Promise<void> {
+  step('Create a template video (billable)');
+  type Field = { type: string; label?: string; max?: number };
+  const templates = (await agent.call('list_templates', { category: 'ecommerce' })).sc.templates as {
+    id: string;
+    title: string;
+    credit: string;
+    fields: Record<string, Field>;
+  }[];
+  out(`list_templates(ecommerce): ${templates.map((t) => `"${t.title}" (${t.credit} credits)`).join(', ')}`);
+  const template = templates[0];
+  if (!template) throw new Error('no ecommerce template in the sandbox');
+  const describe = (f: Field) => `${f.type}${f.max === undefined ? '' : ` ≤ ${f.max}`}`;
+  out(
+    `chosen "${template.title}"; fields: ${Object.entries(template.fields)
+      .map(([name, f]) => `${name} (${describe(f)})`)
+      .join(', ')}`,
+  );
+  const image = await sandboxImage(agent);
+  const fields = Object.fromEntries(
+    Object.entries(template.fields).map(([name, f]) => [name, f.type === 'image' ? image : fieldText(f.type, f.max)]),
+  );
+  const job = await agent.createWithConsent('create_template_video', { template_id: template.id, fields });
+  started.push({ what: 'template video', handle: job.handle as string });
+}
+
+/** One wait_for_jobs for everything started above: the jobs run concurrently, so the demo waits once. */
+async function waitStarted(agent: Agent): Promise<void> {
+  step(`Wait for the ${started.length} jobs together`);
+  const jobs = await agent.waitAll(started.map((s) => s.handle));
+  for (const [i, job] of jobs.entries()) {
+    const outputs = (job.outputs ?? []) as { url: string; media: string }[];
+    const shown = outputs.map((o) => `${o.media} ${o.url}`).join(', ') || String(job.reason ?? 'no output');
+    out(`server ← ${job.status} (${started[i]?.what}): ${shown}`);
+  }
+}
+
 /** What was spent: list_jobs and the genplat://spend resource. */
 async function spend(agent: Agent): Promise<void> {
   step('Jobs and spend');
@@ -139,8 +230,11 @@ async function spend(agent: Agent): Promise<void> {
   );
 }
 
-/** Run in order. Hooks for later: add `modelImage` (run_model) and `templateVideo` before `spend`. */
-const SCENARIOS: ((agent: Agent) => Promise<void>)[] = [talkingVideo, spend];
+/**
+ * Run in order. `modelImage` and `templateVideo` only start their jobs; `waitStarted` waits for both in one
+ * wait_for_jobs, so the demo pays one job duration (~8-15 s in demo timing) for the two, not two.
+ */
+const SCENARIOS: ((agent: Agent) => Promise<void>)[] = [talkingVideo, modelImage, templateVideo, waitStarted, spend];
 
 async function main(): Promise<void> {
   const started = Date.now();

@@ -102,7 +102,7 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
   });
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime);
-  registerPrompts(server);
+  registerPrompts(server, runtime);
 
   // Logs also go to MCP logging (a debugging aid; stderr stays the main log). Chained, not replaced.
   const previous = deps.log.onLine;
