@@ -142,8 +142,18 @@ export function registerResource(server: McpServer, spec: ResourceSpec, deps: Re
     ]),
   );
   const list = spec.list;
+  // The SDK builds resources/list from every template's listing: one that throws (platform down, key
+  // revoked) would fail the whole list, hiding the local resources too. Like a completion, it offers nothing.
+  const listed = async () => {
+    try {
+      return (await (list as NonNullable<typeof list>)(deps)).map((r) => ({ ...r, mimeType: MIME }));
+    } catch (err) {
+      deps.log.warn('resource listing failed; listed without it', { resource: spec.name, error: String(err) });
+      return [];
+    }
+  };
   const template = new ResourceTemplate(uriTemplate(spec.uriTemplate), {
-    list: list ? async () => ({ resources: (await list(deps)).map((r) => ({ ...r, mimeType: MIME })) }) : undefined,
+    list: list ? async () => ({ resources: await listed() }) : undefined,
     complete,
   });
   server.registerResource(spec.name, template, meta, (uri, vars) =>

@@ -1,0 +1,203 @@
+/**
+ * `npm run bench`: speed, size and memory figures, side by side with a baseline, in one run (a few
+ * minutes). Not a test: nothing here fails the build; it prints a table against the targets and writes
+ * bench-results.json. Measured on whatever machine runs it, so compare figures from one run only.
+ *
+ * Environment knobs (defaults in brackets): BENCH_COLD_RUNS [9], BENCH_CALLS [200], BENCH_JOBS [500],
+ * BENCH_WAITERS [10], BENCH_MIN_S / BENCH_MAX_S [1 / 30] (simulated job lengths).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator } from '../src/sim/index.js';
+import { type ColdStartResult, coldStart, serverEnv } from './bench/cold-start.js';
+import { memory, OUR_ENTRY, spawnStdio } from './bench/stdio.js';
+import { type ToolCallResult, toolCall } from './bench/tool-call.js';
+import { type WaitingResult, waiting } from './bench/waiting.js';
+import { measureConfigurations, type ToolsListMeasure } from './measure-tools.js';
+
+const num = (name: string, dflt: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : dflt;
+};
+const COLD_RUNS = num('BENCH_COLD_RUNS', 9);
+const CALLS = num('BENCH_CALLS', 200);
+const JOBS = num('BENCH_JOBS', 500);
+const WAITERS = num('BENCH_WAITERS', 10);
+const MIN_S = num('BENCH_MIN_S', 1);
+const MAX_S = num('BENCH_MAX_S', 30);
+
+/** The targets of issue 6. */
+const TARGETS = {
+  toolsListTokens: 5_000,
+  coldStartRatio: 1.25,
+  idlePeakRssMiB: 80,
+  getJobOverheadP50Ms: 1,
+  rssGrowthMiB: 40,
+  /** One poll interval: the poller reads every 5-10 s, so a finish is seen within 10 s at worst. */
+  lagS: 10,
+};
+
+/** mulberry32: a seeded generator, so every run simulates the same job lengths. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+function report(r: {
+  cold: ColdStartResult;
+  tools: ToolsListMeasure[];
+  call: ToolCallResult;
+  wait: WaitingResult;
+  idleRss: { rssMiB: number; peakMiB: number } | undefined;
+}): { target: string; figure: string; ok: boolean }[] {
+  const all = r.tools.find((m) => m.label === 'all toolsets');
+  const rows = [
+    {
+      target: `tools/list, all toolsets, model-facing ≤ ${TARGETS.toolsListTokens} tokens`,
+      figure: `${all?.modelFacing.tokens} tokens (${all?.modelFacing.bytes} bytes)`,
+      ok: (all?.modelFacing.tokens ?? Number.POSITIVE_INFINITY) <= TARGETS.toolsListTokens,
+    },
+    {
+      target: `cold start ≤ ${TARGETS.coldStartRatio} × minimal SDK server`,
+      figure: `${r.cold.medianMs.ours} ms vs ${r.cold.medianMs.minimal} ms = ${r.cold.ratio.ours}× (sandbox: ${r.cold.medianMs.oursSandbox} ms = ${r.cold.ratio.oursSandbox}×)`,
+      ok: r.cold.ratio.ours <= TARGETS.coldStartRatio,
+    },
+    {
+      target: `idle peak RSS ≤ ${TARGETS.idlePeakRssMiB} MiB`,
+      figure: `${r.cold.idlePeakRssMiB.ours} MiB (minimal ${r.cold.idlePeakRssMiB.minimal} MiB, sandbox ${r.cold.idlePeakRssMiB.oursSandbox} MiB)`,
+      ok: r.cold.idlePeakRssMiB.ours <= TARGETS.idlePeakRssMiB,
+    },
+    {
+      target: `get_job overhead ≤ ${TARGETS.getJobOverheadP50Ms} ms at p50`,
+      figure: `${r.call.getJobFresh.p50} ms vs direct ${r.call.directGet.p50} ms = +${r.call.overheadMs.p50} ms (${r.call.ratio.p50}×); p95 +${r.call.overheadMs.p95} ms`,
+      ok: r.call.overheadMs.p50 <= TARGETS.getJobOverheadP50Ms,
+    },
+    {
+      target: 'waiting: status requests/job ≤ 5 s-cadence reference + 1',
+      figure: `mean ${r.wait.requestsPerJob.mean} (reference ${r.wait.referencePerJob.mean}), max excess ${r.wait.maxExcessOverReference}, ${r.wait.overReferencePlusOne} jobs over`,
+      ok: r.wait.overReferencePlusOne === 0,
+    },
+    {
+      target: 'waiting: duplicate polls (< 5 s apart) = 0',
+      figure: `${r.wait.duplicatePolls} (smallest gap ${r.wait.minGapMs} ms)`,
+      ok: r.wait.duplicatePolls === 0,
+    },
+    {
+      target: `waiting: completion lag ≤ one poll interval (${TARGETS.lagS} s)`,
+      figure: `p50 ${r.wait.lagS.p50} s, p95 ${r.wait.lagS.p95} s, max ${r.wait.lagS.max} s`,
+      ok: r.wait.lagS.max <= TARGETS.lagS,
+    },
+    {
+      target: `waiting: RSS growth ≤ ${TARGETS.rssGrowthMiB} MiB`,
+      figure: `+${r.wait.rssMiB.growth} MiB (RSS ${r.wait.rssMiB.before} MiB before → sampled max ${r.wait.rssMiB.maxDuring}, peak ${r.wait.rssMiB.peakAfter} MiB)`,
+      ok: r.wait.rssMiB.growth <= TARGETS.rssGrowthMiB,
+    },
+  ];
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const startLoad = loadavg();
+  // One simulator in this process: the servers under test talk to it over loopback, so simulator start-up
+  // is never part of a measured cold start (except the --sandbox variant, which starts its own).
+  const sim = await startSimulator({ timing: 'test', startingCredits: 1_000_000_000 });
+  const stateDir = await mkdtemp(join(tmpdir(), 'genplat-bench-'));
+  try {
+    // Timings are only comparable on a quiet machine: the load average is printed so a busy run shows.
+    say(
+      `genplat-mcp bench — node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    say(`server: ${OUR_ENTRY}`);
+
+    say(`\n[1/4] cold start, ${COLD_RUNS} interleaved runs per variant…`);
+    const cold = await coldStart(sim, COLD_RUNS);
+
+    say('[2/4] tools/list size…');
+    const tools = await measureConfigurations();
+
+    say(`[3/4] get_job overhead, ${CALLS} calls per path…`);
+    let server = await spawnStdio(OUR_ENTRY, serverEnv(sim, join(stateDir, 'call')));
+    await server.client.listTools();
+    const call = await toolCall(sim, server, CALLS);
+    await server.close();
+
+    say(`[4/4] waiting: ${JOBS} jobs of ${MIN_S}-${MAX_S} s, ${WAITERS} concurrent wait_for_jobs loops…`);
+    server = await spawnStdio(OUR_ENTRY, serverEnv(sim, join(stateDir, 'wait')));
+    await server.client.listTools();
+    const idleRss = memory(server.pid);
+    const wait = await waiting(sim, server, {
+      jobs: JOBS,
+      waiters: WAITERS,
+      minS: MIN_S,
+      maxS: MAX_S,
+      random: seeded(6),
+    });
+    await server.close();
+
+    const rows = report({ cold, tools, call, wait, idleRss });
+    say('\n## Results against the targets\n');
+    say('| target | figure | |');
+    say('|---|---|---|');
+    for (const row of rows) say(`| ${row.target} | ${row.figure} | ${mark(row.ok)} |`);
+
+    say('\n## Cold start (spawn → initialize → tools/list), median ms');
+    say(`| ours (base URL → running sim) | ours --sandbox | minimal SDK server |`);
+    say('|---:|---:|---:|');
+    say(`| ${cold.medianMs.ours} | ${cold.medianMs.oursSandbox} | ${cold.medianMs.minimal} |`);
+
+    say('\n## tools/list');
+    const { formatMeasures } = await import('./measure-tools.js');
+    say(formatMeasures(tools));
+
+    say('\n## Tool-call latency, ms (p50 / p95)');
+    say('| get_job (fresh: 1 GET) | status GET direct | get_job (cached: 0 GET) | minimal echo |');
+    say('|---:|---:|---:|---:|');
+    say(
+      `| ${call.getJobFresh.p50} / ${call.getJobFresh.p95} | ${call.directGet.p50} / ${call.directGet.p95} | ${call.getJobCached.p50} / ${call.getJobCached.p95} | ${call.minimalEcho.p50} / ${call.minimalEcho.p95} |`,
+    );
+    say(`status GETs per call seen by the sim: fresh ${call.getsPerCall.fresh}, cached ${call.getsPerCall.cached}`);
+
+    say('\n## Waiting');
+    say(
+      `${wait.jobs} jobs, ${wait.waiters} loops, ${wait.waitCalls} wait_for_jobs calls, ${wait.wallS} s wall; detection lag p50 ${wait.detectLagS.p50} s, p95 ${wait.detectLagS.p95} s, max ${wait.detectLagS.max} s; peak RSS ${wait.rssMiB.peakBefore} → ${wait.rssMiB.peakAfter} MiB`,
+    );
+
+    const results = {
+      at: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      loadAverage: { start: startLoad, end: loadavg() },
+      targets: TARGETS,
+      summary: rows,
+      coldStart: cold,
+      toolsList: tools,
+      toolCall: call,
+      waiting: wait,
+      idleRssAfterToolsList: idleRss,
+      benchSeconds: Math.round((Date.now() - started) / 1000),
+    };
+    await writeFile('bench-results.json', `${JSON.stringify(results, null, 2)}\n`);
+    say(`\nwrote bench-results.json (${results.benchSeconds} s)`);
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
+    await sim.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+/**
+ * Cold start: spawn → MCP initialize → first tools/list answered, for our built server (against an
+ * already running simulator, and with --sandbox, which also starts the built-in one) and for the minimal
+ * SDK server. Runs are interleaved round by round so machine noise hits every variant alike.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Simulator } from '../../src/sim/index.js';
+import { MINIMAL_ENTRY, median, memory, OUR_ENTRY, round, spawnStdio } from './stdio.js';
+
+export interface ColdStartResult {
+  runs: number;
+  medianMs: { ours: number; oursSandbox: number; minimal: number };
+  ratio: { ours: number; oursSandbox: number };
+  /** Peak RSS (VmHWM) right after the first tools/list, median over runs, MiB. */
+  idlePeakRssMiB: { ours: number; oursSandbox: number; minimal: number };
+  samplesMs: { ours: number[]; oursSandbox: number[]; minimal: number[] };
+}
+
+type Variant = keyof ColdStartResult['medianMs'];
+
+export function serverEnv(
+  sim: Simulator,
+  stateDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const vendors = Object.entries(sim.vendors)
+    .map(([letter, name]) => `${letter}=${name}`)
+    .join(',');
+  return {
+    GENPLAT_API_KEY: sim.apiKey,
+    GENPLAT_BASE_URL: sim.baseUrl,
+    GENPLAT_STATE_DIR: stateDir,
+    GENPLAT_VENDORS: vendors,
+    GENPLAT_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+async function once(variant: Variant, sim: Simulator, stateDir: string): Promise<{ ms: number; peakMiB: number }> {
+  const started = performance.now();
+  const s =
+    variant === 'minimal'
+      ? await spawnStdio(MINIMAL_ENTRY, {})
+      : variant === 'ours'
+        ? await spawnStdio(OUR_ENTRY, serverEnv(sim, stateDir))
+        : await spawnStdio(OUR_ENTRY, { GENPLAT_STATE_DIR: stateDir, GENPLAT_LOG_LEVEL: 'warn' }, ['--sandbox']);
+  await s.client.listTools();
+  const ms = performance.now() - started;
+  const peakMiB = memory(s.pid)?.peakMiB ?? Number.NaN;
+  await s.close();
+  return { ms, peakMiB };
+}
+
+export async function coldStart(sim: Simulator, runs: number): Promise<ColdStartResult> {
+  const variants: Variant[] = ['ours', 'oursSandbox', 'minimal'];
+  const ms: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
+  const peak: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
+  const stateDir = await mkdtemp(join(tmpdir(), 'genplat-bench-cold-'));
+  try {
+    // One unmeasured round warms the OS file cache, as any second launch of a host would find it.
+    for (const v of variants) await once(v, sim, stateDir);
+    for (let i = 0; i < runs; i++) {
+      // Rotate the order each round so no variant always runs right after the same one.
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(i + k) % variants.length] as Variant;
+        const r = await once(v, sim, stateDir);
+        ms[v].push(r.ms);
+        peak[v].push(r.peakMiB);
+      }
+    }
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
+  }
+  const med = (v: Variant) => round(median(ms[v]), 1);
+  return {
+    runs,
+    medianMs: { ours: med('ours'), oursSandbox: med('oursSandbox'), minimal: med('minimal') },
+    ratio: {
+      ours: round(median(ms.ours) / median(ms.minimal)),
+      oursSandbox: round(median(ms.oursSandbox) / median(ms.minimal)),
+    },
+    idlePeakRssMiB: {
+      ours: round(median(peak.ours), 1),
+      oursSandbox: round(median(peak.oursSandbox), 1),
+      minimal: round(median(peak.minimal), 1),
+    },
+    samplesMs: {
+      ours: ms.ours.map((x) => round(x, 1)),
+      oursSandbox: ms.oursSandbox.map((x) => round(x, 1)),
+      minimal: ms.minimal.map((x) => round(x, 1)),
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The built server (dist/src/index.js) as a child process on stdio, with a real SDK Client, keeping a raw
+ * copy of everything it wrote to stdout and stderr. The SDK's own StdioClientTransport parses stdout and
+ * drops what it cannot read, so invariant 6 ("stdout carries only JSON-RPC") needs this tee instead.
+ */
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
+
+function newest(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    n = Math.max(n, st.isDirectory() ? newest(p) : st.mtimeMs);
+  }
+  return n;
+}
+
+/**
+ * Builds dist when it is missing or older than the sources. tsc still writes JavaScript when someone
+ * else's file has a type error, so only a missing entry is fatal.
+ * @throws Error when no dist/src/index.js could be produced.
+ */
+export function ensureBuilt(): void {
+  const sources = Math.max(...['src', 'tools', 'resources'].map((d) => newest(join(ROOT, d))));
+  if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= sources) return;
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
+  } catch {
+    // Type errors elsewhere still emit JS; the existence check decides.
+  }
+  if (!existsSync(ENTRY)) throw new Error('build did not produce dist/src/index.js');
+}
+
+/** A client transport over a child process that records stdout and stderr byte for byte. */
+class TeeStdioTransport implements Transport {
+  onmessage?: (m: JSONRPCMessage) => void;
+  onerror?: (e: Error) => void;
+  onclose?: () => void;
+  readonly stdout: Buffer[] = [];
+  readonly stderr: Buffer[] = [];
+  child: ChildProcessWithoutNullStreams | undefined;
+  exited: Promise<number | null> = Promise.resolve(null);
+  private readonly buffer = new ReadBuffer();
+
+  constructor(
+    private readonly args: string[],
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(): Promise<void> {
+    // A clean environment: only what the test passes (plus PATH), so no developer key can leak in.
+    const child = spawn(process.execPath, this.args, {
+      env: { PATH: process.env.PATH ?? '', ...this.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdout.on('data', (d: Buffer) => {
+      this.stdout.push(d);
+      this.buffer.append(d);
+      for (;;) {
+        let msg: JSONRPCMessage | null;
+        try {
+          msg = this.buffer.readMessage();
+        } catch (err) {
+          // Not JSON-RPC: recorded in `stdout` above; the invariant test reports it.
+          this.onerror?.(err as Error);
+          continue;
+        }
+        if (!msg) break;
+        this.onmessage?.(msg);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => this.stderr.push(d));
+    child.once('exit', () => this.onclose?.());
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', reject);
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.child?.stdin.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    child.stdin.end();
+    // The server exits when stdin closes; a stuck one is killed so a test never hangs.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+export interface SpawnedServer {
+  client: Client;
+  pid: number;
+  /** Everything written to stdout so far, as text. */
+  stdout(): string;
+  stderr(): string;
+  /** Closes stdin and waits for the process to exit; resolves with its exit code. */
+  close(): Promise<number | null>;
+}
+
+/** Spawns `node dist/src/index.js ...args` with exactly `env` (plus PATH) and connects a Client. */
+export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
+  ensureBuilt();
+  const transport = new TeeStdioTransport([ENTRY, ...args], env);
+  const client = new Client({ name: 'genplat-spawn-test', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  return {
+    client,
+    pid: transport.child?.pid ?? -1,
+    stdout: () => Buffer.concat(transport.stdout).toString('utf8'),
+    stderr: () => Buffer.concat(transport.stderr).toString('utf8'),
+    close: async () => {
+      await client.close();
+      await transport.close();
+      return transport.exited;
+    },
+  };
+}
