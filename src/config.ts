@@ -48,6 +48,24 @@ export function sandboxVendors(overrides: VendorMap): VendorMap {
   return { ...filled, ...overrides };
 }
 
+/** Streamable HTTP mode (`--http`); see src/transports/http.ts for how each limit is enforced. */
+export interface HttpConfig {
+  host: string;
+  port: number;
+  /** The first of `tokens` (kept for callers that predate several tokens). */
+  token: string | undefined;
+  /** Bearer tokens, one per caller; each caller's jobs and confirmation tokens are bound to its token. */
+  tokens: string[];
+  /** Browser origins allowed (lower-cased `scheme://host[:port]`); a request with any other Origin gets 403. */
+  allowedOrigins: string[];
+  /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
+  allowedHosts: string[];
+  maxSessions: number;
+  sessionIdleMs: number;
+  /** Requests per minute per token. */
+  rateLimitPerMin: number;
+}
+
 export type ConfirmPolicy = { mode: 'always' } | { mode: 'above'; credits: number } | { mode: 'never' };
 
 export interface Config {
@@ -71,11 +89,18 @@ export interface Config {
   elicitationSkipClients: string[];
   /** Must stay below the host's ~60 s tool timeout so a silent form falls back to a token in time. */
   elicitationTimeoutMs: number;
-  http: { host: string; port: number; token: string | undefined; allowedOrigins: string[] };
+  http: HttpConfig;
   /** Public https base where the platform can reach our webhook receiver (HTTP mode only). */
   publicUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
+
+/** Tokens are case-sensitive secrets: split and trimmed, never lower-cased. */
+export const splitTokens = (raw: string | undefined): string[] =>
+  (raw ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 const intFrom = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
@@ -96,7 +121,12 @@ const EnvSchema = z.object({
   GENPLAT_CONFIRM: z.string().optional(),
   GENPLAT_MAX_CREDITS_PER_CALL: intFrom('GENPLAT_MAX_CREDITS_PER_CALL', 0).optional(),
   GENPLAT_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_MAX_CREDITS_PER_DAY', 0).optional(),
-  GENPLAT_STATE_DIR: z.string().trim().min(1).optional(),
+  // Empty (a bundle's blank optional field) = the OS default.
+  GENPLAT_STATE_DIR: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .optional(),
   GENPLAT_TOOLSETS: z.string().optional(),
   GENPLAT_READ_ONLY: z.enum(['0', '1', 'true', 'false']).optional(),
   GENPLAT_SANDBOX: z.enum(['0', '1', 'true', 'false']).optional(),
@@ -104,10 +134,21 @@ const EnvSchema = z.object({
   GENPLAT_ELICITATION: z.enum(['auto', 'off']).optional(),
   GENPLAT_ELICITATION_SKIP_CLIENTS: z.string().optional(),
   GENPLAT_ELICITATION_TIMEOUT_MS: intFrom('GENPLAT_ELICITATION_TIMEOUT_MS', 1000).optional(),
-  GENPLAT_HTTP_TOKEN: z.string().min(16, 'GENPLAT_HTTP_TOKEN must be at least 16 characters').optional(),
+  // Comma-separated, one token per caller; the message never quotes a token.
+  GENPLAT_HTTP_TOKEN: z
+    .string()
+    .refine(
+      (v) => splitTokens(v).length > 0 && splitTokens(v).every((t) => t.length >= 16),
+      'GENPLAT_HTTP_TOKEN must be at least 16 characters (each token, when comma-separated)',
+    )
+    .optional(),
   GENPLAT_HTTP_HOST: z.string().optional(),
   GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0, 65535).optional(),
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
+  GENPLAT_HTTP_ALLOWED_HOSTS: z.string().optional(),
+  GENPLAT_HTTP_MAX_SESSIONS: intFrom('GENPLAT_HTTP_MAX_SESSIONS', 1, 10_000).optional(),
+  GENPLAT_HTTP_SESSION_IDLE_MIN: intFrom('GENPLAT_HTTP_SESSION_IDLE_MIN', 1, 24 * 60).optional(),
+  GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
 });
@@ -244,11 +285,35 @@ function parseWebhookAllowlist(raw: string | undefined, problems: string[]): str
   return hosts;
 }
 
+/**
+ * Origins are compared exactly with the browser's `Origin` header (`scheme://host[:port]`), so an entry with a
+ * path or without a scheme would never match; it is reported instead of silently locking browsers out.
+ */
+function parseOrigins(raw: string | undefined, problems: string[]): string[] {
+  const out: string[] = [];
+  for (const entry of list(raw)) {
+    let origin: string | undefined;
+    try {
+      const u = new URL(entry);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && `${u.origin}` === entry.replace(/\/$/, '')) {
+        origin = u.origin;
+      }
+    } catch {
+      // reported below
+    }
+    if (origin) out.push(origin);
+    else problems.push(`GENPLAT_HTTP_ALLOWED_ORIGINS: "${entry}" must be an origin such as https://app.example.com`);
+  }
+  return out;
+}
+
 /** Parses each variable on its own, so one bad value does not hide the problems of the others. */
 function parseEnv(env: NodeJS.ProcessEnv, problems: string[]): Env {
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(EnvSchema.shape)) {
-    const r = (schema as z.ZodType).safeParse(env[key]);
+    // MCP Bundle hosts pass a blank optional field through as the literal `${user_config.x}`: that is unset.
+    const raw = env[key];
+    const r = (schema as z.ZodType).safeParse(raw !== undefined && /^\$\{[^}]*\}$/.test(raw.trim()) ? undefined : raw);
     if (r.success) {
       if (r.data !== undefined) out[key] = r.data;
       continue;
@@ -325,6 +390,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
 
   const baseStateDir = cli.stateDir ?? e.GENPLAT_STATE_DIR ?? defaultStateDir(env);
   const webhookAllowlist = parseWebhookAllowlist(e.GENPLAT_WEBHOOK_ALLOWLIST, problems);
+  const allowedOrigins = parseOrigins(e.GENPLAT_HTTP_ALLOWED_ORIGINS, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -354,8 +420,15 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     http: {
       host: cli.host ?? e.GENPLAT_HTTP_HOST ?? '127.0.0.1',
       port: cli.port ?? e.GENPLAT_HTTP_PORT ?? 8787,
-      token: e.GENPLAT_HTTP_TOKEN,
-      allowedOrigins: list(e.GENPLAT_HTTP_ALLOWED_ORIGINS),
+      token: splitTokens(e.GENPLAT_HTTP_TOKEN)[0],
+      tokens: [...new Set(splitTokens(e.GENPLAT_HTTP_TOKEN))],
+      allowedOrigins,
+      allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
+      // 100 sessions / 30 min idle: a chat-ops team's clients with room to spare; the SDK example uses 30 min.
+      maxSessions: e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
+      sessionIdleMs: (e.GENPLAT_HTTP_SESSION_IDLE_MIN ?? 30) * 60_000,
+      // 120/min = 2 requests/s sustained per caller: far above an agent's pace, low enough to stop a runaway loop.
+      rateLimitPerMin: e.GENPLAT_HTTP_RATE_LIMIT ?? 120,
     },
     publicUrl,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',

@@ -1,0 +1,189 @@
+/**
+ * `genplat-mcp doctor [--sandbox]`: checks what a first run needs — configuration, state dir, base URL and
+ * key — and says what is wrong and how to fix it. One free read (GET /video/avatars) proves the URL and key;
+ * nothing billable is ever sent. The key is never printed: only "set, N characters".
+ * Exit code: 0 when every check passed, 1 otherwise (the bin passes it to process.exit).
+ */
+import { randomBytes } from 'node:crypto';
+import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createPlatformClient } from './client/index.js';
+import { type Config, loadConfig, parseCli } from './config.js';
+import {
+  ApiError,
+  AuthenticationError,
+  ConfigurationError,
+  ConnectionError,
+  MalformedResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  TimeoutError,
+} from './errors.js';
+import { openLedger } from './jobs/ledger.js';
+import { createLogger, redact } from './log.js';
+import { type Simulator, startSimulator } from './sim/index.js';
+
+export interface DoctorOptions {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  /** Where the report goes (default stdout: doctor is run by a person, not by an MCP host). */
+  out?: (line: string) => void;
+  /** Per-request timeout of the key check. 15 s: a healthy platform answers a list in well under a second. */
+  timeoutMs?: number;
+}
+
+type Mark = 'ok' | 'fail' | 'info';
+const SYMBOL: Record<Mark, string> = { ok: '✓', fail: '✗', info: '•' };
+
+/** What a failed platform read means for someone setting the server up. */
+function explain(err: unknown): { problem: string; fix: string } {
+  if (err instanceof AuthenticationError) {
+    return {
+      problem: 'the platform refused the key (401 not authenticated)',
+      fix: 'Set GENPLAT_API_KEY to an active key from your platform dashboard (no quotes or spaces around it).',
+    };
+  }
+  if (err instanceof PermissionDeniedError) {
+    return {
+      problem: 'the key works but the account may not list avatars (403)',
+      fix: "Check the account's plan with the platform; other tools may still work.",
+    };
+  }
+  if (err instanceof NotFoundError) {
+    return {
+      problem: 'GET /video/avatars answered 404: the base URL path is probably wrong',
+      fix: 'GENPLAT_BASE_URL must include the platform prefix (the part before /video/avatars in the API docs).',
+    };
+  }
+  if (err instanceof MalformedResponseError) {
+    return {
+      problem: 'the base URL answered, but not like the platform API (not its JSON)',
+      fix: 'Check GENPLAT_BASE_URL: it may point at a web page, a proxy or the wrong prefix.',
+    };
+  }
+  if (err instanceof ConnectionError || err instanceof TimeoutError) {
+    return {
+      problem: `the base URL is unreachable: ${err.message}`,
+      fix: 'Check GENPLAT_BASE_URL (host name, https), DNS, proxy and firewall settings, then run doctor again.',
+    };
+  }
+  if (err instanceof ApiError) return { problem: err.message, fix: err.nextStep };
+  return { problem: `unexpected error: ${err instanceof Error ? err.message : String(err)}`, fix: 'Run doctor again.' };
+}
+
+/** Runs every check it can and returns the exit code. Never throws for a failed check. */
+export async function runDoctor(opts: DoctorOptions): Promise<number> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  let failed = 0;
+  const line = (mark: Mark, text: string, fix?: string) => {
+    if (mark === 'fail') failed++;
+    // Belt and braces: every line goes through the process-wide redaction (the key is registered below).
+    out(redact(`${SYMBOL[mark]} ${text}`));
+    if (fix) out(redact(`    fix: ${fix}`));
+  };
+
+  out('genplat-mcp doctor');
+  line('info', `Node ${process.versions.node}`);
+  if (Number(process.versions.node.split('.')[0]) < 20)
+    line('fail', 'Node 20 or newer is required', 'Install Node 20+.');
+
+  let config: Config;
+  try {
+    config = loadConfig(parseCli(opts.argv.filter((a) => a !== 'doctor')), opts.env);
+  } catch (err) {
+    const problems =
+      err instanceof ConfigurationError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    for (const p of problems) line('fail', `config: ${p}`);
+    line('info', 'state dir, base URL and key checks skipped until the configuration loads');
+    out('Fix the lines marked ✗ (see the configuration table in the README), then run doctor again.');
+    return 1;
+  }
+  line('ok', 'configuration loads');
+  // The key's value never reaches output; its length helps spot a truncated paste.
+  const key = config.apiKey;
+  if (key) {
+    createLogger('error', () => {}).addSecret(key);
+    line('info', `GENPLAT_API_KEY: set, ${key.length} characters`);
+  } else if (config.sandbox) line('info', 'GENPLAT_API_KEY: not needed in --sandbox');
+  line(
+    'info',
+    `confirmation ${config.confirm.mode === 'above' ? `above ${config.confirm.credits} credits` : config.confirm.mode}; ceilings ${config.maxCreditsPerCall} per call, ${config.maxCreditsPerDay} per day`,
+  );
+  if (config.http.tokens.length > 0) {
+    line(
+      'info',
+      `HTTP mode: ${config.http.tokens.length} bearer token(s) set; binds ${config.http.host}:${config.http.port}`,
+    );
+  }
+
+  await checkStateDir(config.stateDir, line);
+
+  let sim: Simulator | undefined;
+  try {
+    let baseUrl = config.baseUrl;
+    let apiKey = key;
+    if (config.sandbox) {
+      sim = await startSimulator({ timing: 'test', vendors: config.vendors });
+      baseUrl = sim.baseUrl;
+      apiKey = sim.apiKey;
+      line('info', `sandbox: checking against the built-in simulator at ${sim.baseUrl}`);
+    }
+    if (baseUrl && apiKey) await checkPlatform(baseUrl, apiKey, config, opts.timeoutMs ?? 15_000, line);
+  } finally {
+    await sim?.close();
+  }
+
+  out(failed === 0 ? 'All checks passed.' : `${failed} problem(s) found.`);
+  return failed === 0 ? 0 : 1;
+}
+
+type Line = (mark: Mark, text: string, fix?: string) => void;
+
+async function checkStateDir(dir: string, line: Line): Promise<void> {
+  try {
+    // The server creates it on start anyway; creating it here is the check that it can be.
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await access(dir, constants.W_OK);
+    const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+  } catch (err) {
+    line(
+      'fail',
+      `state dir ${dir} is not writable (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      'Set GENPLAT_STATE_DIR (or --state-dir) to a folder this user can write, or fix its permissions.',
+    );
+    return;
+  }
+  try {
+    const ledger = await openLedger(dir);
+    const recent = await ledger.list({ limit: 1000 });
+    await ledger.close();
+    line('ok', `state dir ${dir} is writable; job ledger opens (${recent.length} recent job(s))`);
+  } catch (err) {
+    line(
+      'fail',
+      `the job ledger in ${dir} does not open: ${err instanceof Error ? err.message : String(err)}`,
+      'Move ledger.jsonl aside (keep it: it lists your jobs) and run doctor again, or use another GENPLAT_STATE_DIR.',
+    );
+  }
+}
+
+async function checkPlatform(baseUrl: string, apiKey: string, config: Config, timeoutMs: number, line: Line) {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'https:') line('ok', `base URL ${baseUrl} uses https`);
+  else line('info', `base URL ${baseUrl} is plain http on loopback (fine for a local simulator or proxy only)`);
+  const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, timeoutMs, maxRetries: 0 });
+  try {
+    const { data, requestId } = await client.avatars.list();
+    line(
+      'ok',
+      `the key works: GET /video/avatars listed ${data.length} avatar(s) (free read, request ${requestId ?? '-'})`,
+    );
+  } catch (err) {
+    const { problem, fix } = explain(err);
+    line('fail', problem, fix);
+  } finally {
+    await client.close();
+  }
+}

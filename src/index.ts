@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+/**
+ * The `genplat-mcp` bin: config → (sandbox simulator) → ledger → client → server → stdio.
+ * stdout carries JSON-RPC only (invariant 6): every human-readable line goes to stderr.
+ */
+import { createPlatformClient } from './client/index.js';
+import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
+import { runDoctor } from './doctor.js';
+import { ConfigurationError } from './errors.js';
+import { setTrustedMediaOrigins } from './guards/url.js';
+import { openLedger } from './jobs/ledger.js';
+import { createLogger, type Logger, redact } from './log.js';
+import { buildServer } from './server.js';
+import { runSimulatorCli } from './sim/cli.js';
+import { type Simulator, startSimulator } from './sim/index.js';
+import { serveHttp } from './transports/http-main.js';
+import { connectStdio } from './transports/stdio.js';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+function configOrExit(argv: string[]): { cli: CliArgs; config: Config } {
+  try {
+    const cli = parseCli(argv);
+    return { cli, config: loadConfig(cli, process.env) };
+  } catch (err) {
+    if (err instanceof ConfigurationError) {
+      for (const p of err.problems) say(`genplat-mcp: ${p}`);
+      process.exit(2);
+    }
+    // parseArgs' own errors (unknown flag) are configuration problems too.
+    say(`genplat-mcp: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  }
+}
+
+async function serve(config: Config, log: Logger): Promise<void> {
+  let sim: Simulator | undefined;
+  let { apiKey, baseUrl } = config;
+  if (config.sandbox) {
+    // 'demo' timing: jobs take seconds, like the real thing but short enough to watch.
+    sim = await startSimulator({ timing: 'demo', vendors: config.vendors });
+    apiKey = sim.apiKey;
+    baseUrl = sim.baseUrl;
+    // The simulator's media live on loopback; outputs of its jobs must be usable as inputs.
+    setTrustedMediaOrigins([sim.origin]);
+    log.info(`SANDBOX: using the built-in simulator at ${sim.baseUrl}; no real credits are spent`);
+  }
+  if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
+  log.addSecret(apiKey);
+
+  const jobs = await openLedger(config.stateDir);
+  const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
+  const { server, close } = buildServer({ config, client, jobs, log });
+  const conn = await connectStdio(server);
+  log.info(`ready on stdio (state dir ${config.stateDir})`);
+
+  let stopping = false;
+  const shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`shutting down (${why})`);
+    // Each step is independent: one failing must not keep the ledger or the simulator open.
+    for (const step of [close, () => client.close(), () => jobs.close(), async () => sim?.close()]) {
+      try {
+        await step();
+      } catch (err) {
+        log.warn('error during shutdown', { error: String(err) });
+      }
+    }
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  void conn.closed.then(() => shutdown('stdin closed'));
+}
+
+/** `doctor` runs before `configOrExit`: a doctor must run precisely when the configuration is broken. */
+function isDoctor(argv: string[]): boolean {
+  try {
+    return parseCli(argv).command === 'doctor';
+  } catch {
+    return false; // configOrExit reports the bad flag
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (isDoctor(argv)) process.exit(await runDoctor({ argv, env: process.env }));
+  const { cli, config } = configOrExit(argv);
+  const log = createLogger(config.logLevel);
+  if (cli.command === 'sim') {
+    await runSimulatorCli(cli.port !== undefined ? { port: cli.port } : {});
+    return;
+  }
+  if (cli.http) {
+    await serveHttp(config, log);
+    return;
+  }
+  await serve(config, log);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigurationError) {
+    for (const p of err.problems) say(`genplat-mcp: ${p}`);
+    process.exit(2);
+  }
+  say(redact(`genplat-mcp: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  process.exit(1);
+});

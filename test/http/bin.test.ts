@@ -1,0 +1,96 @@
+/**
+ * The bin's `--http` branch end to end (dist build): starts in the sandbox, serves a bearer-authenticated
+ * client, refuses to start without a token, and warns loudly when bound beyond loopback.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_A } from './helpers.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
+let state: string;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  expect(existsSync(ENTRY), 'dist/src/index.js (npm run build)').toBe(true);
+  state = mkdtempSync(join(tmpdir(), 'genplat-http-bin-'));
+});
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  rmSync(state, { recursive: true, force: true });
+});
+
+/** Starts the bin; resolves with its URL once it logs "ready on", or with its exit code and stderr. */
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', GENPLAT_STATE_DIR: state, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  return new Promise<{ child: ChildProcess; url?: string; code?: number | null; stderr: string; stdout: string }>(
+    (resolve) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const m = /ready on (http:\S+)/.exec(stderr);
+        if (m) resolve({ child, url: m[1]!, stderr, stdout });
+      });
+      child.on('exit', (code) => resolve({ child, code, stderr, stdout }));
+    },
+  );
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('genplat-mcp --http', () => {
+  it('serves tools to a client with the bearer token (sandbox), and exits 0 on SIGTERM', async () => {
+    const s = await start(['--sandbox', '--http', '--port', '0'], { GENPLAT_HTTP_TOKEN: TOKEN_A });
+    expect(s.url, s.stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: 'bin-http', version: '0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(s.url!), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(20);
+    const r = await client.callTool({ name: 'list_avatars', arguments: {} });
+    expect(r.isError).toBeFalsy();
+    await client.close();
+    expect(await stop(s.child)).toBe(0);
+    expect(s.stderr).not.toContain(TOKEN_A);
+    expect(s.stdout).toBe('');
+  });
+
+  it('refuses to start without GENPLAT_HTTP_TOKEN', async () => {
+    const s = await start(['--sandbox', '--http', '--port', '0'], {});
+    expect(s.url).toBeUndefined();
+    expect(s.code).toBe(2);
+    expect(s.stderr).toMatch(/GENPLAT_HTTP_TOKEN is required with --http/);
+  });
+
+  it('warns loudly when bound beyond loopback', async () => {
+    const s = await start(['--sandbox', '--http', '--host', '0.0.0.0', '--port', '0'], {
+      GENPLAT_HTTP_TOKEN: TOKEN_A,
+    });
+    expect(s.url).toBeDefined();
+    expect(s.stderr).toMatch(/WARNING: genplat-mcp is listening on 0\.0\.0\.0/);
+    expect(s.stderr).toMatch(/GENPLAT_HTTP_ALLOWED_HOSTS/);
+    await stop(s.child);
+  });
+});
