@@ -30,7 +30,10 @@ export interface ToolContext {
   /** The shared poller: one status read per job per interval however many waits watch it. */
   poller: Poller;
   log: Logger;
-  /** Fires when the client cancels the call. Cancelling never touches a platform job. */
+  /**
+   * Fires when the client cancels the call. Cancelling never touches a platform job: in a billable `run()`
+   * it never fires, so the submit POST always finishes and its job id reaches the ledger.
+   */
   signal: AbortSignal;
   /** Sends `notifications/progress` if the client gave a token; values must increase (dedup is done for you). */
   progress(p: { progress: number; total?: number; message?: string }): Promise<void>;
@@ -96,6 +99,13 @@ export interface BillableToolSpec<I extends Shape> extends BaseSpec<I> {
     estimate(input: In<I>, ctx: ToolContext): Promise<Estimate>;
     /** One line for the consent prompt and the ledger: what will be made, key inputs. */
     summary(input: In<I>): string;
+    /**
+     * Checks that must be atomic with the ledger intent, e.g. "no other attempt active for this video" on a
+     * non-idempotent endpoint: `validate` runs before the (slow) estimate and consent, so two parallel calls
+     * both pass it. Runs after consent, under the runtime's admission lock, right before the intent is
+     * written; keep it to ledger reads and quick free GETs. @throws UserInputError to refuse, unsent.
+     */
+    beforeSend?(input: In<I>, ctx: ToolContext): Promise<void>;
   };
   /** Sends exactly one POST through the client and maps its answer. Never retries, never polls. */
   run(input: In<I>, ctx: ToolContext): Promise<Submission>;

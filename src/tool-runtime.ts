@@ -4,7 +4,8 @@
  * single POST, and error → result mapping. A tool file only declares schemas and maps input to a client call.
  *
  * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → estimate → guard
- * (ceilings → duplicate → consent) → ledger intent → spec.run (exactly one POST) → ledger outcome → envelope.
+ * (ceilings → duplicate → consent) → under the admission lock: ceilings and duplicate again, spec.beforeSend,
+ * ledger intent → spec.run (exactly one POST; cancellation does not reach it) → ledger outcome → envelope.
  * Nothing throws out of a handler: a platform failure never crashes the server.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import { type ElicitOutcome, guardCall } from './cost/guard.js';
+import { type ElicitOutcome, guardCall, recheckBeforeSend } from './cost/guard.js';
 import type {
   BillableToolSpec,
   ReadToolSpec,
@@ -154,6 +155,9 @@ async function runRead(
   return readResult(r.structured as object, r.links, r.isError);
 }
 
+/** The signal billable `run()`s see (see runBillable). */
+const NEVER_ABORTS: AbortSignal = new AbortController().signal;
+
 /** Whether the client can be asked with a form: it declared elicitation, is not skip-listed, and config allows. */
 function canElicit(server: McpServer, config: Config): boolean {
   if (config.elicitation !== 'auto') return false;
@@ -234,25 +238,58 @@ async function runBillable(
   if (decision.kind === 'refuse') return toolError(decision.error, deps.log);
   if (decision.kind === 'answer') return envelopeResult(decision.envelope);
 
-  // Durable before the POST: if we die mid-send, the ledger still knows a job may exist.
-  const rec = await deps.jobs.recordIntent({
-    tool: spec.name,
-    kind,
-    fingerprint: decision.fingerprint,
-    summary,
-    estimate: est,
-    consent: decision.consent,
-    owner: deps.owner,
+  // Ceilings and duplicates again, atomically with the intent: parallel calls (and a slow consent form) read
+  // the ledger before either wrote its intent, so both could pass the day's ceiling or both send one job.
+  const admitted = await serialised(deps.jobs, async () => {
+    const late = await recheckBeforeSend(
+      { config: deps.config, jobs: deps.jobs, now },
+      { tool: spec.name, estimate: est, owner: deps.owner, allowDuplicate: allow_duplicate === true },
+      decision.fingerprint,
+    );
+    if (late) return late;
+    // A refusal thrown here reaches the handler's catch before anything was written or sent.
+    await spec.billable.beforeSend?.(input as never, ctx);
+    // Durable before the POST: if we die mid-send, the ledger still knows a job may exist.
+    return deps.jobs.recordIntent({
+      tool: spec.name,
+      kind,
+      fingerprint: decision.fingerprint,
+      summary,
+      estimate: est,
+      consent: decision.consent,
+      owner: deps.owner,
+    });
   });
+  if (admitted instanceof GenplatError) return toolError(admitted, deps.log);
+  const rec = admitted;
   deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: est.credits, consent: decision.consent });
 
   let sub: Submission;
   try {
-    sub = await spec.run(input as never, ctx);
+    // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
+    // the job's id, so a cancelled call must still read it into the ledger (invariant 3). Tools that pass
+    // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
+    sub = await spec.run(input as never, { ...ctx, signal: NEVER_ABORTS });
   } catch (err) {
     return recordFailure(rec, err, kind, est, deps);
   }
   return recordSubmission(rec, sub, est, deps);
+}
+
+/**
+ * One admission (re-check + intent write) at a time per job store. Keyed by the store because HTTP mode runs
+ * one McpServer per session over a shared store. In-process only: two server processes on one state dir
+ * (several stdio hosts) can still race; closing that needs a lock file or a transactional JobStore.
+ */
+const admissions = new WeakMap<JobStore, Promise<unknown>>();
+
+function serialised<T>(jobs: JobStore, fn: () => Promise<T>): Promise<T> {
+  const run = (admissions.get(jobs) ?? Promise.resolve()).then(fn);
+  admissions.set(
+    jobs,
+    run.catch(() => {}),
+  );
+  return run;
 }
 
 const compact = (o: Record<string, string | undefined>): Record<string, string> =>

@@ -100,27 +100,67 @@ export async function checkCeilings(
 }
 
 /**
- * Runs ceilings → duplicate → consent for one billable call.
+ * Duplicate check: the newest record with this fingerprint (same owner) that may still start or run a job.
+ * @throws whatever the job store throws when it cannot be read.
+ */
+export async function checkDuplicate(
+  deps: GuardDeps,
+  tool: string,
+  fp: string,
+  owner: string | undefined,
+): Promise<CostRefusedError | undefined> {
+  const dup = await deps.jobs.findActiveDuplicate(fp, owner);
+  if (!dup) return undefined;
+  return new CostRefusedError(
+    'duplicate',
+    `Refused as a duplicate: an identical ${tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
+    `Follow the earlier job with wait_for_jobs or get_job (handles ["${dup.handle}"])${dup.status === 'unknown' ? '; its submission outcome is unknown, so check the platform project list first' : ''}. Only if the user wants a second identical job, call again with allow_duplicate: true.`,
+  );
+}
+
+/**
+ * An estimate the ceilings can compare: NaN passes every `>` test and would slip past them, and a negative
+ * figure would lower the day's spend. Neither is a price, so the call is refused unsent.
+ */
+function unusableEstimate(est: Estimate): CostRefusedError | undefined {
+  if (Number.isFinite(est.credits) && est.credits >= 0) return undefined;
+  return new CostRefusedError(
+    'per_call',
+    `Refused: the cost estimate (${String(est.credits)} credits; ${est.basis}) is not a usable price, so the ceilings cannot be applied. Nothing was sent or charged.`,
+    'Check the inputs that drive the price (template, model, quote) and try again; report it if it repeats.',
+  );
+}
+
+/**
+ * The checks that depend on the ledger (ceilings, then duplicates), run again just before the intent is
+ * written: consent can take a while (a form the user answers later), and parallel calls read the same
+ * ledger, so what `guardCall` saw may be stale. The caller runs this and `recordIntent` under one lock.
+ * @throws whatever the job store throws (ledger unreadable): the runtime turns it into an error, unsent.
+ */
+export async function recheckBeforeSend(
+  deps: GuardDeps,
+  req: Pick<GuardRequest, 'tool' | 'estimate' | 'owner' | 'allowDuplicate'>,
+  fp: string,
+): Promise<CostRefusedError | undefined> {
+  const ceiling = unusableEstimate(req.estimate) ?? (await checkCeilings(deps, req.estimate, req.owner));
+  if (ceiling || req.allowDuplicate) return ceiling;
+  return checkDuplicate(deps, req.tool, fp, req.owner);
+}
+
+/**
+ * Runs ceilings → duplicate → consent for one billable call. On `allow`, the caller must still run
+ * `recheckBeforeSend` and write the intent under one lock (see there).
  * @throws whatever the job store throws (ledger unreadable): the runtime turns it into an error, unsent.
  */
 export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<GuardDecision> {
   const est = req.estimate;
-  const ceiling = await checkCeilings(deps, est, req.owner);
+  const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est, req.owner));
   if (ceiling) return { kind: 'refuse', error: ceiling };
 
   const fp = fingerprintOf(req.tool, req.args);
   if (!req.allowDuplicate) {
-    const dup = await deps.jobs.findActiveDuplicate(fp, req.owner);
-    if (dup) {
-      return {
-        kind: 'refuse',
-        error: new CostRefusedError(
-          'duplicate',
-          `Refused as a duplicate: an identical ${req.tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
-          `Follow the earlier job with wait_for_jobs or get_job (handles ["${dup.handle}"])${dup.status === 'unknown' ? '; its submission outcome is unknown, so check the platform project list first' : ''}. Only if the user wants a second identical job, call again with allow_duplicate: true.`,
-        ),
-      };
-    }
+    const dup = await checkDuplicate(deps, req.tool, fp, req.owner);
+    if (dup) return { kind: 'refuse', error: dup };
   }
 
   const policy = deps.config.confirm;
@@ -129,7 +169,13 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     return { kind: 'allow', consent: 'policy', fingerprint: fp };
   }
 
-  const expected = { tool: req.tool, fingerprint: fp, credits: est.credits, owner: req.owner };
+  const expected = {
+    tool: req.tool,
+    fingerprint: fp,
+    credits: est.credits,
+    owner: req.owner,
+    allowDuplicate: req.allowDuplicate,
+  };
   let reason: string | undefined;
   if (req.token !== undefined && req.token.trim() !== '') {
     const check = await redeemToken(deps.jobs, req.token, expected, deps.now());

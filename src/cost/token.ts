@@ -21,12 +21,21 @@ export interface TokenClaims {
   credits: number;
   /** HTTP caller; null on stdio. */
   owner: string | null;
+  /**
+   * Set when quoted with `allow_duplicate: true`: the user agreed to a second identical job. Bound like an
+   * argument, so a spare token from the first quote cannot start a duplicate the user never saw quoted.
+   */
+  dup?: true;
   /** Expiry, ms since epoch. */
   exp: number;
   nonce: string;
 }
 
-export type Expected = Pick<TokenClaims, 'tool' | 'fingerprint' | 'credits'> & { owner: string | undefined };
+export type Expected = Pick<TokenClaims, 'tool' | 'fingerprint' | 'credits'> & {
+  owner: string | undefined;
+  /** The call's `allow_duplicate` (default false). */
+  allowDuplicate?: boolean;
+};
 
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
 
@@ -45,6 +54,7 @@ export function issueToken(
     fingerprint: expected.fingerprint,
     credits: expected.credits,
     owner: expected.owner ?? null,
+    ...(expected.allowDuplicate ? { dup: true as const } : {}),
     exp: now + ttlMs,
     nonce: randomBytes(16).toString('base64url'),
   };
@@ -86,6 +96,14 @@ export function verifyToken(secret: Buffer, token: string, expected: Expected, n
   }
   if (claims.owner !== (expected.owner ?? null)) {
     return { ok: false, reason: 'the confirmation_token belongs to another caller' };
+  }
+  if ((claims.dup === true) !== (expected.allowDuplicate === true)) {
+    return {
+      ok: false,
+      reason: claims.dup
+        ? 'the confirmation_token was issued with allow_duplicate: true, and this call does not set it'
+        : 'allow_duplicate changed since the confirmation_token was issued; a second identical job needs its own confirmation',
+    };
   }
   return { ok: true, claims };
 }

@@ -257,7 +257,10 @@ class FileLedger implements JobStore {
       for (const r of this.records.values()) {
         if (owner !== undefined && r.owner !== owner) continue;
         if (r.outcome === 'rejected' || Date.parse(r.createdAt) < since.getTime()) continue;
-        const spent = r.creditsCharged ?? r.estimate?.credits ?? 0;
+        const est = r.estimate?.credits ?? 0;
+        // While the job may still run, a reported charge is provisional (the upscale status reads 0 while
+        // preparing, though the attempt was charged on acceptance): it never lowers the figure below the estimate.
+        const spent = isActive(r) ? Math.max(r.creditsCharged ?? 0, est) : (r.creditsCharged ?? est);
         // A refund never makes one job count as negative spend against the ceiling.
         total += Math.max(0, spent - (r.creditsRefunded ?? 0));
       }

@@ -53,11 +53,15 @@ describe('token path (client without elicitation)', () => {
     expect(structured(again).status).toBe('confirmation_required');
     expect(posts()).toBe(1);
 
-    // Same args, same token, allow_duplicate so only the token decides: refused as already used.
-    const reuse = await h!.call(TOOL, { ...ARGS, confirmation_token: token, allow_duplicate: true });
+    // Same args with allow_duplicate (so the duplicate guard does not answer first), and a token quoted that
+    // way (allow_duplicate is bound into the token): its second use is refused as already used.
+    const dupToken = structured(await h!.call(TOOL, { ...ARGS, allow_duplicate: true })).confirmation_token;
+    await h!.call(TOOL, { ...ARGS, confirmation_token: dupToken, allow_duplicate: true });
+    expect(posts()).toBe(2);
+    const reuse = await h!.call(TOOL, { ...ARGS, confirmation_token: dupToken, allow_duplicate: true });
     expect(structured(reuse).status).toBe('confirmation_required');
     expect(String(structured(reuse).reason)).toMatch(/already used/);
-    expect(posts()).toBe(1);
+    expect(posts()).toBe(2);
   });
 
   it('a token fails for changed arguments, with a reason and a fresh token', async () => {

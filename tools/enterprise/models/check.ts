@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { UserInputError } from '../../../src/errors.js';
+import { publicMediaUrlProblem } from '../../../src/guards/url.js';
 import { BILLING_CONTROL_FIELDS, type ModelSpec } from './spec.js';
 
 type Issue = z.core.$ZodIssue;
@@ -68,6 +69,45 @@ export function describeIssue(raw: Issue, data: unknown): { path: string; rule: 
   return { path: base, rule: issue.message };
 }
 
+/** A value with a scheme and an authority: something the platform would fetch. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+/** Keys the platform could read as a callback target; only the top-level webhook_url is allow-listed. */
+const CALLBACK_KEY = /webhook|callback/i;
+/** Keys that hold media by URL (image_url, image_urls, mask_url…). */
+const URL_KEY = /url/i;
+
+/**
+ * Invariant 7 inside free-form params: models without a published schema are passed through and published
+ * ones are mostly loose, so any field could carry a URL the platform fetches. Every URL-shaped string, and
+ * every string under a `*url*` key (data URIs excepted: the model's own schema rules on those), must be a
+ * public http(s) URL; callback-named keys are refused so the allow-list cannot be sidestepped.
+ * @throws UserInputError naming `params.<path>`
+ */
+function checkParamUrls(value: unknown, path: readonly PropertyKey[], urlKey: boolean): void {
+  if (typeof value === 'string') {
+    if (!URL_LIKE.test(value) && !(urlKey && !/^data:/i.test(value))) return;
+    const problem = publicMediaUrlProblem(value, { allowDataUri: true });
+    if (problem) throw new UserInputError(`params${joinPath(path)}`, problem);
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      checkParamUrls(v, [...path, i], urlKey);
+    });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, v] of Object.entries(value)) {
+    if (CALLBACK_KEY.test(key)) {
+      throw new UserInputError(
+        `params${joinPath([...path, key])}`,
+        'callback URLs go in the top-level webhook_url (checked against the operator allow-list), not in params',
+      );
+    }
+    checkParamUrls(v, [...path, key], URL_KEY.test(key));
+  }
+}
+
 /**
  * Validates params against a spec (or, without one, the minimal pass-through rules).
  * @throws UserInputError naming the first failing field, listing up to three problems.
@@ -81,6 +121,7 @@ export function checkParams(spec: ModelSpec | undefined, params: Record<string, 
       'must not be sent: the API key identifies the account and billing is server-side',
     );
   }
+  checkParamUrls(params, [], false);
   if (!spec) {
     if (Object.keys(params).length === 0) throw new UserInputError('params', 'must not be empty');
     return;
