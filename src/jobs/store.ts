@@ -70,6 +70,7 @@ export interface JobStore {
   /**
    * Displayed credits spent or held since `since` (UTC day start for the per-day ceiling): charged amount
    * where known, else the estimate, for every record whose outcome is not `rejected`; refunds subtract.
+   * While a job may still run, the larger of its reported charge and its estimate.
    */
   spendSince(since: Date, owner?: string): Promise<number>;
   /** The newest record with this fingerprint whose outcome is `pending`/`unknown` or whose job is still running. */
