@@ -75,11 +75,7 @@ export function consentMessage(tool: string, est: Estimate, summary: string): st
  * Ceilings: per call, then per UTC day (spend from the ledger, including held and unknown submissions).
  * @throws whatever the job store throws when it cannot be read (the runtime refuses the send).
  */
-export async function checkCeilings(
-  deps: GuardDeps,
-  est: Estimate,
-  owner: string | undefined,
-): Promise<CostRefusedError | undefined> {
+export async function checkCeilings(deps: GuardDeps, est: Estimate): Promise<CostRefusedError | undefined> {
   const { maxCreditsPerCall, maxCreditsPerDay } = deps.config;
   if (est.credits > maxCreditsPerCall) {
     return new CostRefusedError(
@@ -88,11 +84,13 @@ export async function checkCeilings(
       'Choose a cheaper option, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_CALL.',
     );
   }
-  const spent = await deps.jobs.spendSince(utcDayStart(deps.now()), owner);
+  // The per-day ceiling protects the one platform account behind the key, so over HTTP it counts every
+  // caller's spend, not only this caller's: N callers must not be able to spend N times the ceiling.
+  const spent = await deps.jobs.spendSince(utcDayStart(deps.now()));
   if (spent + est.credits > maxCreditsPerDay) {
     return new CostRefusedError(
       'per_day',
-      `Refused: ${fmt(spent)} credits already spent or held today (UTC); this call's ${fmt(est.credits)} would exceed the per-day ceiling of ${fmt(maxCreditsPerDay)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+      `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account by this server; this call's ${fmt(est.credits)} would exceed the per-day ceiling of ${fmt(maxCreditsPerDay)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
       'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
     );
   }
@@ -142,7 +140,7 @@ export async function recheckBeforeSend(
   req: Pick<GuardRequest, 'tool' | 'estimate' | 'owner' | 'allowDuplicate'>,
   fp: string,
 ): Promise<CostRefusedError | undefined> {
-  const ceiling = unusableEstimate(req.estimate) ?? (await checkCeilings(deps, req.estimate, req.owner));
+  const ceiling = unusableEstimate(req.estimate) ?? (await checkCeilings(deps, req.estimate));
   if (ceiling || req.allowDuplicate) return ceiling;
   return checkDuplicate(deps, req.tool, fp, req.owner);
 }
@@ -154,7 +152,7 @@ export async function recheckBeforeSend(
  */
 export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<GuardDecision> {
   const est = req.estimate;
-  const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est, req.owner));
+  const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est));
   if (ceiling) return { kind: 'refuse', error: ceiling };
 
   const fp = fingerprintOf(req.tool, req.args);

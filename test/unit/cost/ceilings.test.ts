@@ -22,18 +22,19 @@ const NOW = Date.UTC(2026, 10, 22, 17, 30);
 describe('ceilings', () => {
   it('per call: equal is allowed, above is refused naming the variable', async () => {
     const deps = { config, jobs: store(0), now: () => NOW };
-    expect(await checkCeilings(deps, estimate(500, 'x'), undefined)).toBeUndefined();
-    const err = await checkCeilings(deps, estimate(501, 'x'), undefined);
+    expect(await checkCeilings(deps, estimate(500, 'x'))).toBeUndefined();
+    const err = await checkCeilings(deps, estimate(501, 'x'));
     expect(err?.refusal).toBe('per_call');
     expect(err?.message).toMatch(/501 credits.*500 credits.*GENPLAT_MAX_CREDITS_PER_CALL/);
   });
 
-  it('per day: spend since the UTC day start for this owner, plus the estimate', async () => {
+  it('per day: the whole account spend since the UTC day start (every HTTP caller), plus the estimate', async () => {
     const seen: { since?: Date; owner?: string | undefined } = {};
     const deps = { config, jobs: store(900, seen), now: () => NOW };
-    expect(await checkCeilings(deps, estimate(100, 'x'), 'alice')).toBeUndefined();
-    expect(seen).toEqual({ since: new Date(Date.UTC(2026, 10, 22)), owner: 'alice' });
-    const err = await checkCeilings(deps, estimate(101, 'x'), 'alice');
+    expect(await checkCeilings(deps, estimate(100, 'x'))).toBeUndefined();
+    // No owner filter: N callers must not get N times the ceiling on one platform account.
+    expect(seen).toEqual({ since: new Date(Date.UTC(2026, 10, 22)), owner: undefined });
+    const err = await checkCeilings(deps, estimate(101, 'x'));
     expect(err?.refusal).toBe('per_day');
     expect(err?.message).toMatch(/900 credits already.*GENPLAT_MAX_CREDITS_PER_DAY/);
   });
