@@ -1,0 +1,65 @@
+import { customAvatarEstimate } from '../../src/cost/estimate.js';
+import { defineTool } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import {
+  checkMediaFile,
+  describeMedia,
+  isLocalMedia,
+  type MediaField,
+  mediaPart,
+  mediaSource,
+} from '../_shared/media-file.js';
+
+/** POST /custom-avatar/generate (multipart): the avatar comes back in the answer; there is no status endpoint. */
+export default defineTool({
+  name: 'create_custom_avatar',
+  title: 'Create a custom avatar',
+  toolset: 'avatar',
+  description:
+    'Creates an avatar from a portrait and an optional voice sample (public URL or local file, ≤ 10 MiB); returns its avatar_id at once. Needs custom-avatar access on the account. Billable — first call returns a quote. Then pass avatar_id to create_talking_video.',
+  input: {
+    image: mediaSource('portrait: public http(s) URL or absolute file path (png, jpeg, webp)'),
+    voice: mediaSource('voice sample: public http(s) URL or absolute file path (mp3, wav, m4a, ogg)').optional(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async validate(input, ctx) {
+    for (const field of ['image', 'voice'] as const satisfies MediaField[]) {
+      const value = input[field];
+      if (value === undefined || !isLocalMedia(value)) continue;
+      // Over HTTP the caller is remote: the server's disk is not theirs, and reading it for them would let
+      // any caller upload this machine's files. Local paths are for stdio, where the server is the user's.
+      if (ctx.owner !== undefined) {
+        throw new UserInputError(
+          field,
+          'local file paths are accepted only on a local (stdio) server; give a public URL',
+        );
+      }
+      await checkMediaFile(field, value);
+    }
+  },
+  billable: {
+    kind: () => 'custom_avatar',
+    estimate: async () => customAvatarEstimate(),
+    summary: (i) => `custom avatar from ${describeMedia(i.image)}${i.voice ? `, voice ${describeMedia(i.voice)}` : ''}`,
+  },
+  async run(input, ctx) {
+    const image = await mediaPart('image', input.image);
+    const voice = input.voice === undefined ? undefined : await mediaPart('voice', input.voice);
+    // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the avatar id.
+    const { data, requestId } = await ctx.client.avatars.createCustom(voice ? { image, voice } : { image });
+    return {
+      ref: { kind: 'custom_avatar', id: data.avatar_id },
+      requestId,
+      status: 'completed',
+      outputs: data.thumbnail_url ? [{ url: data.thumbnail_url, media: 'avatar' }] : [],
+      remote: { id: data.avatar_id },
+      details: {
+        avatar_id: data.avatar_id,
+        ...(data.thumbnail_url ? { thumbnail_url: data.thumbnail_url } : {}),
+        ...(data.audio_url ? { audio_url: data.audio_url } : {}),
+        ...(data.selected_voice_id ? { selected_voice_id: data.selected_voice_id } : {}),
+        usage: 'pass avatar_id to create_talking_video',
+      },
+    };
+  },
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { gestureEstimate } from '../../src/cost/estimate.js';
+import { defineTool } from '../../src/define-tool.js';
+import { projectId } from '../_shared/params.js';
+import { publicMediaUrl } from '../_shared/urls.js';
+
+/** The spec gives no prompt limit; 2,000 characters bounds input size (the catalog models' prompt bound). */
+const PROMPT_MAX = 2000;
+
+/** POST /gestures/generate: animate a still image of a person. Price known only after submission. */
+export default defineTool({
+  name: 'animate_gesture',
+  title: 'Animate a gesture',
+  toolset: 'gestures',
+  description:
+    'Animates a person in a still image with a described motion; returns a job handle. Billable — first call returns a quote (assumed: the platform reports the charge after submission). Then wait_for_jobs with the handle.',
+  input: {
+    prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves at the camera'),
+    image_url: publicMediaUrl('public URL of the person image'),
+    project_id: projectId().optional(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  billable: {
+    kind: () => 'gesture',
+    estimate: async () => gestureEstimate(),
+    summary: (i) => `gesture animation, ${i.prompt.length}-char prompt`,
+  },
+  async run(input, ctx) {
+    const body = {
+      prompt: input.prompt,
+      image_url: input.image_url,
+      ...(input.project_id ? { project_id: input.project_id } : {}),
+    };
+    // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the job id.
+    const { data, requestId } = await ctx.client.gestures.generate(body);
+    return {
+      ref: { kind: 'gesture', id: data.id },
+      requestId,
+      remote: { id: data.id, ...(data.project_id ? { project_id: data.project_id } : {}) },
+      ...(data.credits_charged !== undefined ? { creditsCharged: data.credits_charged } : {}),
+    };
+  },
+});
