@@ -13,10 +13,11 @@ const AUDIO_LIMIT_S = { v2: 90, human: 30 } as const;
 /** The vendor letter in each engine's route (spec, "Product-in-hand"). */
 const ENGINE_VENDOR: Record<ProductEngine, VendorLetter> = { v2: 'L', human: 'M', scenes: 'F' };
 /**
- * Text-to-speech length is unknown before the platform speaks it; ~15 characters per second is ordinary
- * speaking pace (about 150 words a minute). Used only to price the human engine, never to refuse input.
+ * Text-to-speech length is unknown before the platform speaks it. Ordinary pace is ~15 characters per
+ * second; we price at a slow 10 (about 100 words a minute) so the estimate errs high: the consented tier is
+ * never below the charged one for ordinary speech. Used only to price the human engine, never to refuse input.
  */
-const TTS_CHARS_PER_SECOND = 15;
+const TTS_CHARS_PER_SECOND = 10;
 /** The spec gives no script length limit; this bounds input size only (90 s of speech is ~1,350 characters). */
 const SCRIPT_MAX = 5000;
 
@@ -105,7 +106,7 @@ export default defineTool({
       const e = productHumanEstimate(seconds);
       return {
         ...e,
-        basis: `${e.basis}; speech length estimated from the script at ~${TTS_CHARS_PER_SECOND} characters/second, the platform's measured length decides`,
+        basis: `${e.basis}; speech length estimated from the script at a slow ~${TTS_CHARS_PER_SECOND} characters/second so the quote errs high; the platform's measured length decides`,
       };
     },
     summary: (i) =>

@@ -61,7 +61,7 @@ describe('create_product_video', () => {
     const r = await h.call(TOOL, { engine: 'human', image_url: IMAGE, script: 'Try it today.', voice_id: voiceId });
     const s = structured(r);
     expect(s).toMatchObject({ status: 'submitted', estimate: { credits: 100 } });
-    expect((s.estimate as { basis: string }).basis).toMatch(/15 characters\/second/);
+    expect((s.estimate as { basis: string }).basis).toMatch(/10 characters\/second/);
     expect(sent().path).toBe(`/product-in-hand/${h.sim.vendors.M}-human/generate`);
     await completes(s.handle!);
   });
