@@ -338,17 +338,16 @@ async function recordSubmission(
   return envelopeResult(envelope);
 }
 
-/** Local errors (bad input, unset vendor) mean nothing was sent; a platform error may mean it was. */
+/**
+ * Was a job-starting POST possibly sent? The client maps every ambiguous failure of a job-starting POST
+ * (timeout, reset, 5xx, unreadable 2xx, `submission_unknown`) to SubmissionUnknownError, and its area tests
+ * pin the submit flag on every generate route. So any other platform error came from a definitive POST
+ * answer (4xx, never-sent connection) or from a free read before the POST (e.g. a pack lookup that got a
+ * 5xx): nothing billable went out. Our own input/config errors are raised before sending. Anything else
+ * is unrecognised: assume the worst.
+ */
 function maySent(err: unknown): boolean {
   if (err instanceof SubmissionUnknownError) return true;
-  if (err instanceof PlatformError) {
-    // The client already maps ambiguous POST failures to SubmissionUnknownError; anything else with a
-    // definitive status (4xx) was rejected. A connection error that never left is rejected too.
-    const status = (err as { status?: number }).status;
-    if (typeof status === 'number') return status >= 500 || status === 408;
-    return (err as { sent?: boolean }).sent !== false;
-  }
-  // Our own input/config errors are raised before sending; anything unrecognised: assume the worst.
   return !(err instanceof GenplatError);
 }
 
