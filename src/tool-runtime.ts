@@ -4,8 +4,9 @@
  * single POST, and error → result mapping. A tool file only declares schemas and maps input to a client call.
  *
  * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → estimate → guard
- * (ceilings → duplicate → consent) → under the admission lock: ceilings and duplicate again, spec.beforeSend,
- * ledger intent → spec.run (exactly one POST; cancellation does not reach it) → ledger outcome → envelope.
+ * (ceilings → duplicate → consent) → in the store's exclusive section (shared with other server processes on
+ * the same state dir): ceilings and duplicate again, spec.beforeSend, ledger intent → spec.run (exactly one
+ * POST, outside the section; cancellation does not reach it) → ledger outcome → envelope.
  * Nothing throws out of a handler: a platform failure never crashes the server.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -240,7 +241,9 @@ async function runBillable(
 
   // Ceilings and duplicates again, atomically with the intent: parallel calls (and a slow consent form) read
   // the ledger before either wrote its intent, so both could pass the day's ceiling or both send one job.
-  const admitted = await serialised(deps.jobs, async () => {
+  // `exclusive` covers calls in this process and in other server processes on the same state dir; the POST
+  // stays outside it. If it cannot be entered in time it throws: refused, nothing sent.
+  const admitted = await deps.jobs.exclusive(async () => {
     const late = await recheckBeforeSend(
       { config: deps.config, jobs: deps.jobs, now },
       { tool: spec.name, estimate: est, owner: deps.owner, allowDuplicate: allow_duplicate === true },
@@ -274,22 +277,6 @@ async function runBillable(
     return recordFailure(rec, err, kind, est, deps);
   }
   return recordSubmission(rec, sub, est, deps);
-}
-
-/**
- * One admission (re-check + intent write) at a time per job store. Keyed by the store because HTTP mode runs
- * one McpServer per session over a shared store. In-process only: two server processes on one state dir
- * (several stdio hosts) can still race; closing that needs a lock file or a transactional JobStore.
- */
-const admissions = new WeakMap<JobStore, Promise<unknown>>();
-
-function serialised<T>(jobs: JobStore, fn: () => Promise<T>): Promise<T> {
-  const run = (admissions.get(jobs) ?? Promise.resolve()).then(fn);
-  admissions.set(
-    jobs,
-    run.catch(() => {}),
-  );
-  return run;
 }
 
 const compact = (o: Record<string, string | undefined>): Record<string, string> =>

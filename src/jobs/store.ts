@@ -50,6 +50,16 @@ export type NewJobRecord = Pick<
 
 export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
 
+export interface UpdateOptions {
+  /**
+   * Default true: on disk (fsync) before the promise resolves. Intents and submission outcomes must always be
+   * durable (invariant 3). `false` is for what a status poll learned: it is still written before resolving
+   * (other processes see it), but not forced to disk, since a status lost to a power cut is re-read by the
+   * next poll; the answer to get_job / wait_for_jobs should not wait for the disk for it.
+   */
+  durable?: boolean;
+}
+
 export interface JobFilter {
   owner?: string | undefined;
   /** Only records created at or after this instant. */
@@ -61,8 +71,11 @@ export interface JobFilter {
 export interface JobStore {
   /** Writes the intent durably (fsync) before the POST is sent. */
   recordIntent(rec: NewJobRecord): Promise<JobRecord>;
-  /** Applies a patch durably; returns the merged record. @throws if the id is unknown. */
-  update(id: string, patch: JobPatch): Promise<JobRecord>;
+  /**
+   * Applies a patch durably (unless `options.durable` is false); returns the merged record.
+   * @throws if the id is unknown.
+   */
+  update(id: string, patch: JobPatch, options?: UpdateOptions): Promise<JobRecord>;
   /** By ledger id or by handle (latest record with that handle). */
   get(idOrHandle: string): Promise<JobRecord | undefined>;
   /** Newest first. Sees records written by other processes on the same state dir. */
@@ -77,6 +90,16 @@ export interface JobStore {
   findActiveDuplicate(fingerprint: string, owner?: string): Promise<JobRecord | undefined>;
   /** Marks a confirmation-token nonce used; true the first time (across processes), false ever after. */
   consumeNonce(nonce: string, expiresAt: Date): Promise<boolean>;
+  /**
+   * Runs `fn` in a critical section shared by every process on this store (and every caller in this one):
+   * the runtime re-checks the ceilings and the duplicate guard and writes the intent inside it. Those are
+   * check-then-write sequences, so two server processes on one state dir (several stdio hosts share the
+   * default dir) could otherwise both pass the check before either wrote, and both send a paid POST.
+   * Reads inside `fn` see every record other processes wrote before they left their section.
+   * Keep `fn` short (ledger reads and writes; never the POST): every other sender waits for it.
+   * @throws when the section cannot be entered in time (nothing has run); whatever `fn` throws.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** A long-lived random secret for HMAC tokens, created once per state dir (mode 0600). */
   secret(): Promise<Buffer>;
   close(): Promise<void>;

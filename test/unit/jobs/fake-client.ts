@@ -29,6 +29,7 @@ export const ok = <T>(data: T, requestId = 'req-1') => ({ data, requestId });
 export function memoryStore(): JobStore & { records: JobRecord[] } {
   const records: JobRecord[] = [];
   let n = 0;
+  let section: Promise<unknown> = Promise.resolve();
   const find = (k: string) => [...records].reverse().find((r) => r.id === k || r.handle === k);
   return {
     records,
@@ -78,6 +79,12 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     },
     async consumeNonce() {
       return true;
+    },
+    exclusive(fn) {
+      // One process, one store: a promise chain is the whole critical section.
+      const run = section.then(fn);
+      section = run.catch(() => {});
+      return run;
     },
     async secret() {
       return Buffer.alloc(32);
