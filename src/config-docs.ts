@@ -124,8 +124,8 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PUBLIC_URL',
     meaning:
-      "Public https base where the platform can reach this server's webhook receiver (HTTP mode); waits then finish on the callback.",
-    default: 'unset (polling only)',
+      'Reserved for a future webhook receiver (HTTP mode). Validated (https) but not used yet: jobs are followed by polling only.',
+    default: 'unset',
   },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },

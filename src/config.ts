@@ -90,7 +90,7 @@ export interface Config {
   /** Must stay below the host's ~60 s tool timeout so a silent form falls back to a token in time. */
   elicitationTimeoutMs: number;
   http: HttpConfig;
-  /** Public https base where the platform can reach our webhook receiver (HTTP mode only). */
+  /** Reserved for a webhook receiver that is not built yet (issue 5, optional): validated, unused; polling only. */
   publicUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
