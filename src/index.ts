@@ -5,16 +5,17 @@
  */
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
-import { runDoctor } from './doctor.js';
 import { ConfigurationError } from './errors.js';
 import { setTrustedMediaOrigins } from './guards/url.js';
 import { openLedger } from './jobs/ledger.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { buildServer } from './server.js';
-import { runSimulatorCli } from './sim/cli.js';
-import { type Simulator, startSimulator } from './sim/index.js';
-import { serveHttp } from './transports/http-main.js';
+import type { Simulator } from './sim/index.js';
 import { connectStdio } from './transports/stdio.js';
+
+// Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their
+// modules on demand (the simulator alone is ~30 modules, the HTTP transport pulls in @hono/node-server):
+// every module loaded before the first tools/list is start-up time and resident memory for the common case.
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -37,6 +38,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
   let sim: Simulator | undefined;
   let { apiKey, baseUrl } = config;
   if (config.sandbox) {
+    const { startSimulator } = await import('./sim/index.js');
     // 'demo' timing: jobs take seconds, like the real thing but short enough to watch.
     sim = await startSimulator({ timing: 'demo', vendors: config.vendors });
     apiKey = sim.apiKey;
@@ -85,14 +87,19 @@ function isDoctor(argv: string[]): boolean {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (isDoctor(argv)) process.exit(await runDoctor({ argv, env: process.env }));
+  if (isDoctor(argv)) {
+    const { runDoctor } = await import('./doctor.js');
+    process.exit(await runDoctor({ argv, env: process.env }));
+  }
   const { cli, config } = configOrExit(argv);
   const log = createLogger(config.logLevel);
   if (cli.command === 'sim') {
+    const { runSimulatorCli } = await import('./sim/cli.js');
     await runSimulatorCli(cli.port !== undefined ? { port: cli.port } : {});
     return;
   }
   if (cli.http) {
+    const { serveHttp } = await import('./transports/http-main.js');
     await serveHttp(config, log);
     return;
   }

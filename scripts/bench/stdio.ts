@@ -9,6 +9,8 @@ export const MINIMAL_ENTRY = new URL('./minimal-server.js', import.meta.url).pat
 
 export interface Spawned {
   client: Client;
+  /** The client's transport (the cold start reads when an answer arrives, before the client processes it). */
+  transport: StdioClientTransport;
   pid: number;
   stderr: string[];
   close(): Promise<void>;
@@ -31,6 +33,7 @@ export async function spawnStdio(entry: string, env: Record<string, string>, arg
   await client.connect(transport);
   return {
     client,
+    transport,
     pid: transport.pid ?? -1,
     stderr,
     close: () => client.close(),

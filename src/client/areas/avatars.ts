@@ -1,6 +1,6 @@
 /** Avatars: the template + custom avatar list, and custom-avatar creation (multipart). */
-import { FormData } from 'undici';
-import type { PlatformHttp } from '../http.js';
+import type { FormData } from 'undici';
+import { loadUndici, type PlatformHttp } from '../http.js';
 import { AvatarSchema, CustomAvatarResultSchema } from '../schemas.js';
 import type { MediaPart, PlatformClient } from '../types.js';
 
@@ -27,7 +27,9 @@ export function avatarsArea(http: PlatformHttp): PlatformClient['avatars'] {
         submit: false,
         signal: o?.signal,
       }),
-    createCustom: (parts, o) => {
+    createCustom: async (parts, o) => {
+      // undici's FormData (its fetch only recognises its own class); undici loads on the first request.
+      const { FormData } = await loadUndici();
       const form = new FormData();
       appendPart(form, 'image', parts.image);
       if (parts.voice) appendPart(form, 'voice', parts.voice);
