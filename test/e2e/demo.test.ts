@@ -7,36 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const DEMO = join(ROOT, 'dist', 'scripts', 'demo.js');
-const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist when the demo or the server entry is missing or older than the sources (as restart.test.ts). */
-function ensureBuilt(): void {
-  const sources = Math.max(...['src', 'tools', 'resources', 'scripts'].map((d) => newestSource(join(ROOT, d))));
-  const fresh = [DEMO, ENTRY].every((f) => existsSync(f) && statSync(f).mtimeMs >= sources);
-  if (fresh) return;
-  try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-  } catch {
-    // tsc exits non-zero on type errors but still writes JS; the existence check below decides.
-  }
-  if (!existsSync(DEMO) || !existsSync(ENTRY)) throw new Error('build did not produce the demo and the server');
-}
+import { DEMO, ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
 
 let stdout = '';
 let stderr = '';

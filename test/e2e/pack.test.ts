@@ -12,9 +12,8 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
 const run = promisify(execFile);
 
 interface PackFile {
@@ -31,16 +30,7 @@ const cleanEnv = () =>
   Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
 
 beforeAll(async () => {
-  if (!existsSync(ENTRY)) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-        cwd: ROOT,
-        stdio: 'pipe',
-      });
-    } catch {
-      // tsc exits non-zero on type errors elsewhere but still writes JS; the check below decides.
-    }
-  }
+  ensureBuilt();
   expect(existsSync(ENTRY), 'dist/src/index.js (npm run build)').toBe(true);
   scratch = mkdtempSync(join(tmpdir(), 'genplat-pack-'));
   // --ignore-scripts: dist is built above; prepack's build is for `npm publish` from a clean tree.

@@ -12,34 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist when missing or older than the sources (type errors elsewhere still emit JS). */
-function ensureBuilt(): void {
-  const sources = Math.max(...['src', 'tools', 'resources'].map((d) => newestSource(join(ROOT, d))));
-  if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= sources) return;
-  try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-  } catch {
-    // tsc exits non-zero on type errors but still writes JS; the existence check below decides.
-  }
-  if (!existsSync(ENTRY)) throw new Error('build did not produce dist/src/index.js');
-}
+import { ENTRY, ensureBuilt } from '../helpers/build.js';
 
 let sim: Simulator;
 let stateDir: string;

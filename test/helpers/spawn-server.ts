@@ -3,45 +3,15 @@
  * copy of everything it wrote to stdout and stderr. The SDK's own StdioClientTransport parses stdout and
  * drops what it cannot read, so invariant 6 ("stdout carries only JSON-RPC") needs this tee instead.
  */
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-export const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
+export { ENTRY, ensureBuilt, ROOT } from './build.js';
 
-function newest(dir: string): number {
-  let n = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    n = Math.max(n, st.isDirectory() ? newest(p) : st.mtimeMs);
-  }
-  return n;
-}
-
-/**
- * Builds dist when it is missing or older than the sources. tsc still writes JavaScript when someone
- * else's file has a type error, so only a missing entry is fatal.
- * @throws Error when no dist/src/index.js could be produced.
- */
-export function ensureBuilt(): void {
-  const sources = Math.max(...['src', 'tools', 'resources'].map((d) => newest(join(ROOT, d))));
-  if (existsSync(ENTRY) && statSync(ENTRY).mtimeMs >= sources) return;
-  try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-  } catch {
-    // Type errors elsewhere still emit JS; the existence check decides.
-  }
-  if (!existsSync(ENTRY)) throw new Error('build did not produce dist/src/index.js');
-}
+import { ENTRY, ensureBuilt } from './build.js';
 
 /** A client transport over a child process that records stdout and stderr byte for byte. */
 class TeeStdioTransport implements Transport {
