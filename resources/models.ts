@@ -7,8 +7,13 @@ import type { Catalog } from '../src/catalog.js';
 import type { Config } from '../src/config.js';
 import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
 import { UserInputError } from '../src/errors.js';
-import { familyIds } from '../tools/enterprise/models/index.js';
-import { familyRows, modelDetail, modelRows } from '../tools/enterprise/models/listing.js';
+import { familyIds } from '../tools/enterprise/models/family.js';
+
+/**
+ * The rows and details need the model registry (13 model modules and their zod schemas): loaded on the first
+ * read, so registering these resources at start-up does not load it.
+ */
+const listing = () => import('../tools/enterprise/models/listing.js');
 
 /** The parts of the resource deps these reads use. */
 export interface ModelResourceDeps {
@@ -21,12 +26,14 @@ export const MODEL_URI_TEMPLATE = 'genplat://models/{model}';
 export const modelUri = (model: string) => `${MODELS_URI}/${encodeURIComponent(model)}`;
 
 export async function readModels(deps: ModelResourceDeps): Promise<Record<string, unknown>> {
+  const { modelRows } = await listing();
   const models = modelRows(await deps.catalog.models(), deps.config.vendors);
   return { models, details: `${MODEL_URI_TEMPLATE} has each model's params schema` };
 }
 
 /** @throws UserInputError when the id is neither in the live catalog nor a dedicated-family id. */
 export async function readModel(deps: ModelResourceDeps, model: string): Promise<Record<string, unknown>> {
+  const { familyRows, modelDetail } = await listing();
   const entry = (await deps.catalog.models()).find((e) => e.model === model);
   if (entry) return modelDetail(entry, deps.config.vendors);
   const family = familyRows(deps.config.vendors).find((r) => r.model === model);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
-import { ModelRowSchema, modelRows } from '../enterprise/models/listing.js';
+import { ModelRowSchema } from '../enterprise/models/row.js';
 
 export default defineTool({
   name: 'list_models',
@@ -17,6 +17,8 @@ export default defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ media }, ctx) {
+    // The rows need the model registry (13 model modules): loaded on the first call, not at start-up.
+    const { modelRows } = await import('../enterprise/models/listing.js');
     const entries = await ctx.catalog.models();
     const models = modelRows(entries, ctx.config.vendors, media);
     // The family route needs the vendor C name; without it the family cannot be listed or used.

@@ -4,7 +4,7 @@ import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import { vendorName } from '../../src/vendors.js';
-import { type FAMILY_SUFFIXES, familyIds } from './models/index.js';
+import { type FAMILY_SUFFIXES, familyIds } from './models/family.js';
 
 /**
  * The spec shows only the field names seen for <vendorC>-2.5 ("full parameter sets: not shown"). Our

@@ -5,9 +5,20 @@ import { UserInputError } from '../../src/errors.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import type { ModelMedia } from '../../src/jobs/handle.js';
 import { webhookUrlField } from '../_shared/urls.js';
-import { checkParams } from './models/check.js';
-import { looksLikeFamilyId, matchModel } from './models/index.js';
-import { catalogPrice } from './models/spec.js';
+import { looksLikeFamilyId } from './models/family.js';
+
+/**
+ * The model registry (13 model modules), the params checker and the pricing helpers load on the first
+ * validate/estimate/run: tools/list needs none of them, and every module loaded before it is start-up time.
+ */
+async function models() {
+  const [{ matchModel }, { checkParams }, { catalogPrice }] = await Promise.all([
+    import('./models/index.js'),
+    import('./models/check.js'),
+    import('./models/spec.js'),
+  ]);
+  return { matchModel, checkParams, catalogPrice };
+}
 
 /**
  * Media per model id, remembered from the live catalog: `summary()` gets no context, and the consent line
@@ -48,6 +59,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
     await catalogEntry(input.model, ctx);
+    const { matchModel, checkParams } = await models();
     const spec = matchModel(input.model, ctx.config.vendors);
     checkParams(spec, input.params);
     // Spec: "Models marked polling-only reject webhook_url before a job is submitted."
@@ -59,6 +71,7 @@ export default defineTool({
     kind: () => 'model' as const,
     async estimate(input, ctx) {
       const entry = await catalogEntry(input.model, ctx);
+      const { matchModel, catalogPrice } = await models();
       const spec = matchModel(input.model, ctx.config.vendors);
       const price = spec
         ? spec.price(input.params, entry.credits)
@@ -79,6 +92,8 @@ export default defineTool({
       ...(project_id ? { project_id } : {}),
       ...(webhook_url ? { webhook_url } : {}),
     };
+    // Before the POST (already loaded by validate): nothing that could fail sits between it and the result.
+    const { matchModel } = await models();
     const { data, requestId } = await ctx.client.enterprise.generate(body, { signal: ctx.signal });
     const spec = matchModel(model, ctx.config.vendors);
     const media: ModelMedia = asMedia(data.media) ?? mediaSeen.get(model) ?? spec?.media ?? 'any';

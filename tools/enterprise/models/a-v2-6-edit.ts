@@ -1,19 +1,21 @@
 /** <vendorA>-v2.6-edit: image edit; each of max_images is charged. Bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, imageSize, int, type ModelSpec, num, prompt } from './spec.js';
+import { catalogPrice, defineModel, imageSize, int, type ModelSpec, num, prompt } from './spec.js';
 
-const params = z.looseObject({
-  prompt: prompt({ min: 1 }),
-  image_urls: z.array(publicMediaUrl('image to edit')).min(1, 'must have at least 1 item'),
-  image_size: imageSize().optional(),
-  max_images: int(1).describe('each image is charged').optional(),
-  enable_safety_checker: z.boolean().optional(),
-  negative_prompt: z.string().optional(),
-  enable_prompt_expansion: z.boolean().optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.looseObject({
+    prompt: prompt({ min: 1 }),
+    image_urls: z.array(publicMediaUrl('image to edit')).min(1, 'must have at least 1 item'),
+    image_size: imageSize().optional(),
+    max_images: int(1).describe('each image is charged').optional(),
+    enable_safety_checker: z.boolean().optional(),
+    negative_prompt: z.string().optional(),
+    enable_prompt_expansion: z.boolean().optional(),
+  });
 
-export const aV26Edit: ModelSpec = {
+export const aV26Edit: ModelSpec = defineModel({
   shape: '<vendorA>-v2.6-edit',
   letter: 'A',
   suffix: '-v2.6-edit',
@@ -27,4 +29,4 @@ export const aV26Edit: ModelSpec = {
   // Priced at max_images (an upper bound: "up to" that many images may be made).
   price: (p, catalogCredits) =>
     catalogPrice('image', catalogCredits, { count: num(p, 'max_images') ?? 1, what: 'images' }),
-};
+});

@@ -1,16 +1,18 @@
 /** <vendorC>-1-5-pro: one 12 s video scene per request, polling-only, strict; 50 credits (spec). */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { type ModelSpec, oneOf, prompt } from './spec.js';
+import { defineModel, type ModelSpec, oneOf, prompt } from './spec.js';
 
-const params = z.strictObject({
-  prompt: prompt({ min: 1, max: 2000 }),
-  image_url: publicMediaUrl('first frame').optional(),
-  aspect_ratio: oneOf(['9:16', '16:9', '1:1', '21:9', '4:3', '3:4']).describe('default 9:16').optional(),
-  duration: z.literal(12, { error: 'must be 12 (the only allowed value)' }).describe('seconds; only 12').optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.strictObject({
+    prompt: prompt({ min: 1, max: 2000 }),
+    image_url: publicMediaUrl('first frame').optional(),
+    aspect_ratio: oneOf(['9:16', '16:9', '1:1', '21:9', '4:3', '3:4']).describe('default 9:16').optional(),
+    duration: z.literal(12, { error: 'must be 12 (the only allowed value)' }).describe('seconds; only 12').optional(),
+  });
 
-export const c15Pro: ModelSpec = {
+export const c15Pro: ModelSpec = defineModel({
   shape: '<vendorC>-1-5-pro',
   letter: 'C',
   suffix: '-1-5-pro',
@@ -22,4 +24,4 @@ export const c15Pro: ModelSpec = {
   params,
   notes: 'One 12 s scene per request; send one request per scene. Polling-only.',
   price: () => ({ credits: 50, basis: 'spec: 0.5 API units (50 credits) per scene' }),
-};
+});

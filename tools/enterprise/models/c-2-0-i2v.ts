@@ -1,19 +1,21 @@
 /** <vendorC>-2-0-i2v: image-to-video, webhook supported. Allowed values are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, type ModelSpec, num, prompt } from './spec.js';
+import { catalogPrice, defineModel, type ModelSpec, num, prompt } from './spec.js';
 
-const params = z.looseObject({
-  prompt: prompt({ min: 1 }),
-  image_url: publicMediaUrl('first frame'),
-  duration: z.union([z.string(), z.number()]).describe('seconds').optional(),
-  resolution: z.string().optional(),
-  aspect_ratio: z.string().optional(),
-  generate_audio: z.boolean().optional(),
-  end_image_url: publicMediaUrl('extra reference image (last frame not guaranteed)').optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.looseObject({
+    prompt: prompt({ min: 1 }),
+    image_url: publicMediaUrl('first frame'),
+    duration: z.union([z.string(), z.number()]).describe('seconds').optional(),
+    resolution: z.string().optional(),
+    aspect_ratio: z.string().optional(),
+    generate_audio: z.boolean().optional(),
+    end_image_url: publicMediaUrl('extra reference image (last frame not guaranteed)').optional(),
+  });
 
-export const c20I2v: ModelSpec = {
+export const c20I2v: ModelSpec = defineModel({
   shape: '<vendorC>-2-0-i2v',
   letter: 'C',
   suffix: '-2-0-i2v',
@@ -25,4 +27,4 @@ export const c20I2v: ModelSpec = {
   params,
   notes: 'Image to video. end_image_url is an extra reference; last-frame control is not guaranteed.',
   price: (p, catalogCredits) => catalogPrice('video', catalogCredits, { seconds: num(p, 'duration') }),
-};
+});

@@ -1,20 +1,22 @@
 /** <vendorD>-video-t2v: text-to-video at 720p; 10 s = 50 credits, 15 s = 100 credits (spec). */
 import { z } from 'zod';
-import { type ModelSpec, prompt } from './spec.js';
+import { defineModel, type ModelSpec, prompt } from './spec.js';
 
 const PRICES: Record<number, number> = { 10: 50, 15: 100 };
 
-const params = z.looseObject({
-  prompt: prompt({ min: 1 }),
-  // Only 10 and 15 s have a published price; any other value could not be estimated before charging.
-  duration: z
-    .union([z.literal(10), z.literal(15)], { error: 'must be 10 or 15 (the only priced durations)' })
-    .describe('seconds: 10 or 15')
-    .optional(),
-  aspect_ratio: z.string().optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.looseObject({
+    prompt: prompt({ min: 1 }),
+    // Only 10 and 15 s have a published price; any other value could not be estimated before charging.
+    duration: z
+      .union([z.literal(10), z.literal(15)], { error: 'must be 10 or 15 (the only priced durations)' })
+      .describe('seconds: 10 or 15')
+      .optional(),
+    aspect_ratio: z.string().optional(),
+  });
 
-export const dVideoT2v: ModelSpec = {
+export const dVideoT2v: ModelSpec = defineModel({
   shape: '<vendorD>-video-t2v',
   letter: 'D',
   suffix: '-video-t2v',
@@ -33,4 +35,4 @@ export const dVideoT2v: ModelSpec = {
     // Default duration is not published: assume the dearer one so the estimate never falls short.
     return { credits: 100, basis: 'spec: 15 s = 100 credits (default duration not published; assumed 15 s)' };
   },
-};
+});

@@ -1,17 +1,19 @@
 /** <vendorE>-h3-max-3d-to-video: video from a source video. Allowed values are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, int, type ModelSpec } from './spec.js';
+import { catalogPrice, defineModel, int, type ModelSpec } from './spec.js';
 
-const params = z.looseObject({
-  video_url: publicMediaUrl('source video'),
-  prompt: z.string().optional(),
-  reference_image_urls: z.array(publicMediaUrl('reference image')).optional(),
-  max_generated_reference_images: int(0).optional(),
-  resolution: z.string().optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.looseObject({
+    video_url: publicMediaUrl('source video'),
+    prompt: z.string().optional(),
+    reference_image_urls: z.array(publicMediaUrl('reference image')).optional(),
+    max_generated_reference_images: int(0).optional(),
+    resolution: z.string().optional(),
+  });
 
-export const eH3MaxVideo: ModelSpec = {
+export const eH3MaxVideo: ModelSpec = defineModel({
   shape: '<vendorE>-h3-max-3d-to-video',
   letter: 'E',
   suffix: '-h3-max-3d-to-video',
@@ -24,4 +26,4 @@ export const eH3MaxVideo: ModelSpec = {
   notes: 'Video from a source video_url, optionally guided by reference images.',
   // Spec: "depends on duration, resolution and source media"; the source duration is unknown before the job.
   price: (_p, catalogCredits) => catalogPrice('video', catalogCredits),
-};
+});

@@ -1,7 +1,7 @@
 /** <vendorG>-image-2.5-flare-edit: image edit, polling-only, strict; every rule of the spec's table. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, int, type ModelSpec, oneOf, prompt } from './spec.js';
+import { catalogPrice, defineModel, int, type ModelSpec, oneOf, prompt } from './spec.js';
 
 export const FLARE_SIZE_PRESETS = [
   'auto',
@@ -34,42 +34,48 @@ export function flareSizeProblem(size: string): string | undefined {
   return undefined;
 }
 
-const params = z
-  .strictObject({
-    prompt: prompt({ min: 1, max: 5000 }),
-    image_urls: z
-      .array(publicMediaUrl('image to edit'))
-      .min(1, 'must have at least 1 item')
-      .max(2, 'must have at most 2 items'),
-    size: z
-      .string()
-      .superRefine((v, ctx) => {
-        const problem = flareSizeProblem(v);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .describe(
-        'default auto; a preset or custom WxH: multiples of 16, ≤3840 per side, 655360-8294400 pixels, aspect ≤3:1',
-      )
-      .optional(),
-    quality: oneOf(['low', 'medium', 'high', 'auto', 'xhigh', 'max']).describe('default auto').optional(),
-    mask_url: publicMediaUrl('mask image').optional(),
-    background: oneOf(['auto', 'opaque', 'transparent']).optional(),
-    output_format: oneOf(['png', 'jpeg', 'webp']).describe('default png').optional(),
-    output_compression: int(0, 100).describe('only with jpeg or webp').optional(),
-  })
-  .superRefine((p, ctx) => {
-    const format = p.output_format ?? 'png';
-    if (p.background === 'transparent' && format === 'jpeg')
-      ctx.addIssue({ code: 'custom', path: ['background'], message: 'transparent requires output_format png or webp' });
-    if (p.output_compression !== undefined && format === 'png')
-      ctx.addIssue({
-        code: 'custom',
-        path: ['output_compression'],
-        message: 'accepted only with output_format jpeg or webp (default is png)',
-      });
-  });
+// Built on first use (defineModel).
+const params = () =>
+  z
+    .strictObject({
+      prompt: prompt({ min: 1, max: 5000 }),
+      image_urls: z
+        .array(publicMediaUrl('image to edit'))
+        .min(1, 'must have at least 1 item')
+        .max(2, 'must have at most 2 items'),
+      size: z
+        .string()
+        .superRefine((v, ctx) => {
+          const problem = flareSizeProblem(v);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .describe(
+          'default auto; a preset or custom WxH: multiples of 16, ≤3840 per side, 655360-8294400 pixels, aspect ≤3:1',
+        )
+        .optional(),
+      quality: oneOf(['low', 'medium', 'high', 'auto', 'xhigh', 'max']).describe('default auto').optional(),
+      mask_url: publicMediaUrl('mask image').optional(),
+      background: oneOf(['auto', 'opaque', 'transparent']).optional(),
+      output_format: oneOf(['png', 'jpeg', 'webp']).describe('default png').optional(),
+      output_compression: int(0, 100).describe('only with jpeg or webp').optional(),
+    })
+    .superRefine((p, ctx) => {
+      const format = p.output_format ?? 'png';
+      if (p.background === 'transparent' && format === 'jpeg')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['background'],
+          message: 'transparent requires output_format png or webp',
+        });
+      if (p.output_compression !== undefined && format === 'png')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['output_compression'],
+          message: 'accepted only with output_format jpeg or webp (default is png)',
+        });
+    });
 
-export const flareEdit: ModelSpec = {
+export const flareEdit: ModelSpec = defineModel({
   shape: '<vendorG>-image-2.5-flare-edit',
   letter: 'G',
   suffix: '-image-2.5-flare-edit',
@@ -83,4 +89,4 @@ export const flareEdit: ModelSpec = {
     'Edits 1-2 images into one. Transparent background needs png/webp; output_compression needs jpeg/webp. Polling-only.',
   // Spec: "cost depends on size, quality and output count" with no numbers; one output per request.
   price: (_p, catalogCredits) => catalogPrice('image', catalogCredits),
-};
+});

@@ -4,20 +4,22 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, type ModelSpec, prompt } from './spec.js';
+import { catalogPrice, defineModel, type ModelSpec, prompt } from './spec.js';
 
-const params = z.looseObject({
-  prompt: prompt({ min: 1 }),
-  image_urls: z.array(publicMediaUrl('image to edit')).min(1, 'must have at least 1 item'),
-  size: z.string().optional(),
-  quality: z.string().optional(),
-  mask_url: publicMediaUrl('mask image').optional(),
-  background: z.string().optional(),
-  output_format: z.string().optional(),
-  output_compression: z.number().optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.looseObject({
+    prompt: prompt({ min: 1 }),
+    image_urls: z.array(publicMediaUrl('image to edit')).min(1, 'must have at least 1 item'),
+    size: z.string().optional(),
+    quality: z.string().optional(),
+    mask_url: publicMediaUrl('mask image').optional(),
+    background: z.string().optional(),
+    output_format: z.string().optional(),
+    output_compression: z.number().optional(),
+  });
 
-export const sunburstEdit: ModelSpec = {
+export const sunburstEdit: ModelSpec = defineModel({
   shape: '<vendorG>-image-2.5-sunburst-edit',
   letter: 'G',
   suffix: '-image-2.5-sunburst-edit',
@@ -29,4 +31,4 @@ export const sunburstEdit: ModelSpec = {
   params,
   notes: 'Edits images like flare-edit; allowed values and bounds are not published, so only types are checked.',
   price: (_p, catalogCredits) => catalogPrice('image', catalogCredits),
-};
+});

@@ -4,23 +4,25 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, forbidden, int, type ModelSpec, num, oneOf, prompt } from './spec.js';
+import { catalogPrice, defineModel, forbidden, int, type ModelSpec, num, oneOf, prompt } from './spec.js';
 
 const NOT_ACCEPTED = 'not accepted by this model';
 
-const params = z.looseObject({
-  prompt: prompt({ min: 1, max: 20_000 }),
-  image_url: publicMediaUrl('first frame (URL or base64 data URI)', { allowDataUri: true }),
-  end_image_url: publicMediaUrl('last frame (URL or base64 data URI)', { allowDataUri: true }).optional(),
-  resolution: oneOf(['360p', '720p', '1080p', '4k']).describe('default 720p').optional(),
-  duration: int(3, 10).describe('seconds, default 8').optional(),
-  aspect_ratio: oneOf(['16:9', '9:16']).describe('default 16:9').optional(),
-  seed: forbidden(NOT_ACCEPTED),
-  negative_prompt: forbidden(NOT_ACCEPTED),
-  generate_audio: forbidden(NOT_ACCEPTED),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.looseObject({
+    prompt: prompt({ min: 1, max: 20_000 }),
+    image_url: publicMediaUrl('first frame (URL or base64 data URI)', { allowDataUri: true }),
+    end_image_url: publicMediaUrl('last frame (URL or base64 data URI)', { allowDataUri: true }).optional(),
+    resolution: oneOf(['360p', '720p', '1080p', '4k']).describe('default 720p').optional(),
+    duration: int(3, 10).describe('seconds, default 8').optional(),
+    aspect_ratio: oneOf(['16:9', '9:16']).describe('default 16:9').optional(),
+    seed: forbidden(NOT_ACCEPTED),
+    negative_prompt: forbidden(NOT_ACCEPTED),
+    generate_audio: forbidden(NOT_ACCEPTED),
+  });
 
-export const omniFlashI2v: ModelSpec = {
+export const omniFlashI2v: ModelSpec = defineModel({
   shape: '<vendorH>-omni-flash-1-1-i2v',
   letter: 'H',
   suffix: '-omni-flash-1-1-i2v',
@@ -34,4 +36,4 @@ export const omniFlashI2v: ModelSpec = {
     'Image to video (3-10 s). Media may be public URLs or base64 data URIs (sources ≤200 MiB). No seed, negative_prompt, generate_audio or prices.',
   // Spec: "quoted by duration and resolution" without numbers; a per-second catalog rate uses the duration (default 8).
   price: (p, catalogCredits) => catalogPrice('video', catalogCredits, { seconds: num(p, 'duration') ?? 8 }),
-};
+});

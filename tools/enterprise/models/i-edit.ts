@@ -1,23 +1,25 @@
 /** <vendorI>-edit: image edit, polling-only, strict; each of num_images is charged. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, int, type ModelSpec, num, oneOf, prompt } from './spec.js';
+import { catalogPrice, defineModel, int, type ModelSpec, num, oneOf, prompt } from './spec.js';
 
-const params = z.strictObject({
-  prompt: prompt({ min: 1, max: 2000 }),
-  image_urls: z
-    .array(publicMediaUrl('image to edit'))
-    .min(1, 'must have at least 1 item')
-    .max(2, 'must have at most 2 items'),
-  num_images: int(1, 4).describe('default 1; each image is charged').optional(),
-  aspect_ratio: oneOf(['21:9', '16:9', '3:2', '4:3', '5:4', '1:1', '4:5', '3:4', '2:3', '9:16'])
-    .describe('default 1:1')
-    .optional(),
-  output_format: oneOf(['png', 'jpeg', 'webp']).describe('default png').optional(),
-  resolution: oneOf(['1K', '2K', '4K']).describe('default 1K').optional(),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.strictObject({
+    prompt: prompt({ min: 1, max: 2000 }),
+    image_urls: z
+      .array(publicMediaUrl('image to edit'))
+      .min(1, 'must have at least 1 item')
+      .max(2, 'must have at most 2 items'),
+    num_images: int(1, 4).describe('default 1; each image is charged').optional(),
+    aspect_ratio: oneOf(['21:9', '16:9', '3:2', '4:3', '5:4', '1:1', '4:5', '3:4', '2:3', '9:16'])
+      .describe('default 1:1')
+      .optional(),
+    output_format: oneOf(['png', 'jpeg', 'webp']).describe('default png').optional(),
+    resolution: oneOf(['1K', '2K', '4K']).describe('default 1K').optional(),
+  });
 
-export const iEdit: ModelSpec = {
+export const iEdit: ModelSpec = defineModel({
   shape: '<vendorI>-edit',
   letter: 'I',
   suffix: '-edit',
@@ -32,4 +34,4 @@ export const iEdit: ModelSpec = {
   notes: 'Edits 1-2 images; num_images outputs, each charged. Polling-only.',
   price: (p, catalogCredits) =>
     catalogPrice('image', catalogCredits, { count: num(p, 'num_images') ?? 1, what: 'images' }),
-};
+});

@@ -19,6 +19,8 @@ import { broll } from './j-broll.js';
 import { kV3Edit } from './k-v3-edit.js';
 import type { ModelSpec } from './spec.js';
 
+// Re-exported from a module without the model files, which the start-up path imports directly.
+export { FAMILY_SUFFIXES, familyIds, looksLikeFamilyId } from './family.js';
 export type { ModelPrice, ModelSpec } from './spec.js';
 
 export const MODEL_SPECS: readonly ModelSpec[] = [
@@ -61,21 +63,4 @@ export function matchModel(modelId: string, vendors: VendorMap): ModelSpec | und
     return v !== undefined && modelId === `${v}${s.suffix}`;
   });
   return exact ?? MODEL_SPECS.find((s) => matchesBySuffix(s, modelId));
-}
-
-/**
- * Dedicated <vendorC> family ids (not in the catalog; POST /<vendorC>/generate). The spec spells only
- * `<vendorC>-2.5`; "-2.0" and "-2.0-fast" are our reading of "<vendorC> 2.0" and "<vendorC> 2.0 Fast".
- */
-export const FAMILY_SUFFIXES = ['-2.5', '-2.0', '-2.0-fast'] as const;
-
-export function familyIds(vendorC: string): string[] {
-  return FAMILY_SUFFIXES.map((s) => `${vendorC}${s}`);
-}
-
-/** True for an id shaped like a dedicated-family id, whatever the vendor name (so run_model can redirect). */
-export function looksLikeFamilyId(modelId: string, vendors: VendorMap): boolean {
-  const c = vendors.C;
-  if (c && familyIds(c).includes(modelId)) return true;
-  return /^[a-z0-9]+-2\.(5|0|0-fast)$/i.test(modelId);
 }

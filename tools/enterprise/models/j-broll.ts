@@ -1,14 +1,16 @@
 /** <vendorJ>-broll: b-roll video from an image, polling-only, strict; 50 credits (spec). */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { type ModelSpec, prompt } from './spec.js';
+import { defineModel, type ModelSpec, prompt } from './spec.js';
 
-const params = z.strictObject({
-  prompt: prompt({ min: 1, max: 2000 }),
-  image_url: publicMediaUrl('source image'),
-});
+// Built on first use (defineModel).
+const params = () =>
+  z.strictObject({
+    prompt: prompt({ min: 1, max: 2000 }),
+    image_url: publicMediaUrl('source image'),
+  });
 
-export const broll: ModelSpec = {
+export const broll: ModelSpec = defineModel({
   shape: '<vendorJ>-broll',
   letter: 'J',
   suffix: '-broll',
@@ -21,4 +23,4 @@ export const broll: ModelSpec = {
   notes:
     'B-roll video; duration and output settings are set by the service. Credits are reserved first: if submission is unconfirmed, check the project before resubmitting. Polling-only.',
   price: () => ({ credits: 50, basis: 'spec: 0.5 API units (50 credits) per generation' }),
-};
+});

@@ -1,25 +1,27 @@
 /** <vendorK>-v3-edit: single-image edit. Allowed values and bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, imageSize, int, type ModelSpec, prompt } from './spec.js';
+import { catalogPrice, defineModel, imageSize, int, type ModelSpec, prompt } from './spec.js';
 
-// 0-255: r, g, b are 8-bit colour channels (our assumption; the spec says only "integers").
-const channel = int(0, 255);
+// Built on first use (defineModel).
+const params = () => {
+  // 0-255: r, g, b are 8-bit colour channels (our assumption; the spec says only "integers").
+  const channel = int(0, 255);
+  return z.looseObject({
+    prompt: prompt({ min: 1 }),
+    image_url: publicMediaUrl('image to edit'),
+    image_size: imageSize().optional(),
+    style: z.string().optional(),
+    colors: z
+      .array(z.strictObject({ r: channel, g: channel, b: channel }))
+      .describe('palette of {r, g, b}')
+      .optional(),
+    strength: z.number().optional(),
+    negative_prompt: z.string().optional(),
+  });
+};
 
-const params = z.looseObject({
-  prompt: prompt({ min: 1 }),
-  image_url: publicMediaUrl('image to edit'),
-  image_size: imageSize().optional(),
-  style: z.string().optional(),
-  colors: z
-    .array(z.strictObject({ r: channel, g: channel, b: channel }))
-    .describe('palette of {r, g, b}')
-    .optional(),
-  strength: z.number().optional(),
-  negative_prompt: z.string().optional(),
-});
-
-export const kV3Edit: ModelSpec = {
+export const kV3Edit: ModelSpec = defineModel({
   shape: '<vendorK>-v3-edit',
   letter: 'K',
   suffix: '-v3-edit',
@@ -31,4 +33,4 @@ export const kV3Edit: ModelSpec = {
   params,
   notes: 'Edits one image; image_size is a preset or {width, height}; colors is an {r, g, b} palette.',
   price: (_p, catalogCredits) => catalogPrice('image', catalogCredits),
-};
+});

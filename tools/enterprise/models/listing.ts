@@ -5,24 +5,12 @@
 import { z } from 'zod';
 import type { CatalogEntry } from '../../../src/client/schemas.js';
 import type { VendorMap } from '../../../src/config.js';
-import { familyIds, matchModel } from './index.js';
+import { familyIds } from './family.js';
+import { matchModel } from './index.js';
+import { type ModelRow, ModelRowSchema } from './row.js';
 import { catalogPrice, type ModelSpec } from './spec.js';
 
-/**
- * `schema`: params are checked locally (rules at genplat://models/{model}); `strict`: unknown params are
- * rejected; `webhook`: webhook_url support, `no` = polling-only. No `.describe()`s: output schemas count
- * toward the tools/list token budget.
- */
-export const ModelRowSchema = z.object({
-  model: z.string(),
-  media: z.string(),
-  credits: z.string(),
-  schema: z.boolean(),
-  strict: z.boolean().optional(),
-  webhook: z.enum(['yes', 'no', 'unstated']),
-  tool: z.enum(['run_model', 'create_family_video']),
-});
-export type ModelRow = z.infer<typeof ModelRowSchema>;
+export { type ModelRow, ModelRowSchema };
 
 export function webhookSupport(spec: ModelSpec | undefined): ModelRow['webhook'] {
   if (!spec?.webhookStated) return 'unstated';

@@ -41,6 +41,23 @@ export interface ModelSpec {
   price(params: Record<string, unknown>, catalogCredits?: string): ModelPrice;
 }
 
+/**
+ * A spec whose `params` schema is built on first read and then kept. Importing the registry (every server
+ * start, via list_models and run_model) then costs no zod construction: the 13 schemas took 23-37 ms of
+ * cold start and are needed only when run_model checks params or a model resource shows them.
+ */
+export function defineModel(spec: Omit<ModelSpec, 'params'> & { params: () => ModelSpec['params'] }): ModelSpec {
+  const build = spec.params;
+  let built: ModelSpec['params'] | undefined;
+  return {
+    ...spec,
+    get params() {
+      built ??= build();
+      return built;
+    },
+  };
+}
+
 /** Convention 10: never user_id or client-supplied billing controls, on any model (the simulator agrees). */
 export const BILLING_CONTROL_FIELDS = [
   'user_id',
