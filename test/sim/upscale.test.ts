@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/index.js';
+import { call as simCall } from './helpers.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
@@ -16,13 +17,10 @@ afterEach(async () => {
   await sim.close();
 });
 
+/** The shared plain-fetch helper, in this file's (method, path, body, key) shape. */
 async function call(method: 'GET' | 'POST', path: string, body?: unknown, key = sim.apiKey) {
-  const res = await fetch(`${sim.baseUrl}${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+  const r = await simCall(sim, method, path, { body, key });
+  return { status: r.status, body: r.json };
 }
 
 const OK = {
