@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimTemplate } from '../../src/sim/types.js';
+import { billableExample } from '../helpers/examples.js';
 import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
 
 /** [label, value]; every value is a private or non-http(s) target once parsed. */
@@ -193,6 +194,35 @@ describe('data URIs only where the spec allows them', () => {
     const r = await h.call('run_model', runModel({ mask_url: DATA }).args);
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('Invalid argument "params.mask_url": data URIs are not accepted here');
+    expect(h.sim.log.count(POSTS)).toBe(before);
+  });
+});
+
+/**
+ * The typed URL fields of the other billable tools use the same guard on the raw value (a padded or
+ * re-spelt URL is refused, so the value sent is the value checked). Already closed; kept as a regression
+ * table over the same spellings. [tool, field named in the error, value → arguments patch]
+ */
+const TYPED: [string, string, (v: string) => Record<string, unknown>][] = [
+  ['animate_gesture', 'image_url', (v) => ({ image_url: v })],
+  ['create_product_video', 'image_url', (v) => ({ image_url: v })],
+  ['create_product_video', 'voice_url', (v) => ({ voice_url: v, script: undefined, voice_id: undefined })],
+  ['create_talking_video', 'voice_url', (v) => ({ voice_url: v })],
+  ['create_custom_avatar', 'image', (v) => ({ image: v })],
+  ['create_custom_avatar', 'voice', (v) => ({ voice: v })],
+  ['create_shoppable_image', 'image_url', (v) => ({ image_url: v })],
+  ['create_shoppable_video', 'image_urls[1]', (v) => ({ image_urls: [PUBLIC, v] })],
+];
+
+describe('typed URL fields of the other billable tools refuse the same spellings', () => {
+  const cases = TYPED.flatMap(([tool, field, patch]) =>
+    HOSTILE.map(([label, value]) => [tool, field, label, patch, value] as const),
+  );
+  it.each(cases)('%s %s: %s', async (tool, field, _label, patch, value) => {
+    const before = h.sim.log.count(POSTS);
+    const r = await h.call(tool, { ...billableExample(tool).args(h.sim, ++take), ...patch(value) });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain(`at ${field}`);
     expect(h.sim.log.count(POSTS)).toBe(before);
   });
 });
