@@ -22,7 +22,7 @@ export function registerTemplateVideo(server: McpServer, deps: PromptDeps): void
         template_id
           ? `Call list_templates and find template ${template_id}: note its credit and fields.`
           : `Call list_templates${quoted('category', category)}; pick the template that fits the brief (note its credit and fields).`,
-        "Fill every one of its fields, and no others: input/textarea text within the field's max characters; image fields need a public http(s) image URL (ask the user if you have none).",
+        "Fill every one of its fields, and no others: input/textarea text within the field's max characters; image fields, and fields of any type other than input/textarea, need a public http(s) URL (ask the user if you have none).",
         `Call create_template_video with template_id and fields. ${CONFIRM}`,
         WAIT,
       ]),

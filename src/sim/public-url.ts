@@ -27,8 +27,16 @@ export function isPublicHost(hostname: string): boolean {
     .replace(/\.$/, '');
   if (ipaddr.isValid(host)) {
     let addr = ipaddr.parse(host);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
-      addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv6') {
+      const v6 = addr as ipaddr.IPv6;
+      if (v6.isIPv4MappedAddress()) {
+        addr = v6.toIPv4Address();
+      } else {
+        // ipaddr.js calls every address it has no name for 'unicast' (e.g. the old IPv4-compatible
+        // ::127.0.0.1); only 2000::/3 is routable global unicast.
+        const first = v6.parts[0] ?? 0;
+        if ((first & 0xe000) !== 0x2000) return false;
+      }
     }
     return addr.range() === 'unicast';
   }
@@ -38,7 +46,11 @@ export function isPublicHost(hostname: string): boolean {
   return host.includes('.');
 }
 
-/** `selfOrigin`: the simulator's own origin, whose URLs count as public. */
+/**
+ * `selfOrigin`: the simulator's own origin, whose URLs count as public. Parsed as WHATWG does (so padded
+ * values, `http:/h`, `http:\\h`, `HTTP:h`, tabs inside and decimal or hex IPv4 hosts all reach the host
+ * check), the way a lenient fetcher on the platform would read them.
+ */
 export function isPublicUrl(raw: string, selfOrigin: string, opts: { allowDataUri?: boolean } = {}): boolean {
   if (typeof raw !== 'string' || raw.length === 0) return false;
   if (/^data:/i.test(raw)) return opts.allowDataUri === true && /^data:[\w.+-]+\/[\w.+-]+;base64,/i.test(raw);

@@ -140,7 +140,7 @@ describe('prompts/get', () => {
     for (const tool of ['list_templates', 'create_template_video']) expect(text).toContain(tool);
     expect(text).toContain('category "social"');
     expect(text).toContain('max');
-    expect(text).toContain('public http(s) image URL');
+    expect(text).toContain('need a public http(s) URL');
     expectFlow(text);
     const chosen = await promptText('template_video', { brief: 'x', template_id: h.sim.data.templates[0]!.id });
     expect(chosen).toContain(h.sim.data.templates[0]!.id);

@@ -34,7 +34,21 @@ describe('public media URL rule', () => {
     'data:image/png;base64,AAAA',
     'not a url',
     '',
-  ])('rejects %s', (u) => expect(isPublicUrl(u, SELF)).toBe(false));
+    // Spellings a lenient (WHATWG) parser reads as a private host: the platform must not fetch them.
+    'http:/169.254.169.254/latest/meta-data/',
+    'http:\\\\10.0.0.5\\a',
+    'http:10.0.0.1/a.png',
+    '   http://10.0.0.1/a.png',
+    '\nhttp://127.0.0.1/a.png',
+    'ht\ttp://10.0.0.1/a.png',
+    'HTTP:2130706433/a.png',
+    'https:/[::ffff:a9fe:a9fe]/latest',
+    'http://[::127.0.0.1]/a.png',
+    'http://[::7f00:1]/a.png',
+    'http://[64:ff9b::a00:1]/a.png',
+    'http://[fe80::1]/a.png',
+    'blob:http://10.0.0.1/3f2a',
+  ])('rejects %j', (u) => expect(isPublicUrl(u, SELF)).toBe(false));
 
   it('accepts base64 data URIs only when allowed', () => {
     expect(isPublicUrl('data:image/png;base64,AAAA', SELF, { allowDataUri: true })).toBe(true);

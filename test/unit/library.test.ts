@@ -41,7 +41,12 @@ const template: Template = {
     tone: { type: 'select', label: 'Tone', max: undefined },
   },
 };
-const ok = { headline: 'Hi 👋', body: 'text', photo: 'https://cdn.example.com/p.png', tone: 'fun' };
+const ok = {
+  headline: 'Hi 👋',
+  body: 'text: with a colon',
+  photo: 'https://cdn.example.com/p.png',
+  tone: 'https://cdn.example.com/t.png',
+};
 const urls: string[] = [];
 const check = (field: string, value: string) => {
   urls.push(field);
@@ -58,10 +63,10 @@ async function rejection(fields: Record<string, string>): Promise<UserInputError
 }
 
 describe('checkTemplateFields', () => {
-  it('accepts a complete set at the max length, checking image fields only', async () => {
+  it('accepts a complete set at the max length, URL-checking non-text fields only', async () => {
     urls.length = 0;
     await checkTemplateFields(template, ok, check);
-    expect(urls).toEqual(['fields.photo']);
+    expect(urls).toEqual(['fields.photo', 'fields.tone']);
   });
 
   it('names a missing or blank required field and the template', async () => {
@@ -85,6 +90,24 @@ describe('checkTemplateFields', () => {
 
   it('passes image fields through the URL check', async () => {
     expect((await rejection({ ...ok, photo: 'http://10.0.0.1/p.png' })).field).toBe('fields.photo');
+  });
+
+  it('treats a field type the spec does not show as a media URL, and says why', async () => {
+    const err = await rejection({ ...ok, tone: 'fun' });
+    expect(err.field).toBe('fields.tone');
+    expect(err.rule).toBe(
+      'field type "select" is not one the spec shows, so its value is treated as a media URL: not a public URL',
+    );
+  });
+
+  it.each([
+    ['headline', 'C:\\x'],
+    ['body', 'http:/169.254.169.254/'],
+    ['body', ' HTTP:10.0.0.1/x'],
+    ['body', 'ht\ttp://10.0.0.1/'],
+    ['body', 'data:image/png;base64,AAAA'],
+  ])('URL-checks a text field (%s) whose value is URL-shaped: %j', async (field, value) => {
+    expect((await rejection({ ...ok, [field]: value })).field).toBe(`fields.${field}`);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import type { Template } from '../../src/client/schemas.js';
 import { UserInputError } from '../../src/errors.js';
+import { isUrlShaped } from '../../src/guards/url-shaped.js';
 
 export interface CompactField {
   type: string;
@@ -67,9 +68,19 @@ export type MediaUrlCheck = (field: string, value: string) => void | Promise<voi
 const length = (s: string) => s.length;
 
 /**
+ * Field types whose value is text (spec: "Template field types seen: input, image, textarea"). Every other
+ * type, `image` and any type the spec does not show (`video`, `audio`, `select`…), is treated as a media
+ * URL the platform may fetch: guessing that an unknown type is harmless text is the unsafe side.
+ */
+export const TEXT_FIELD_TYPES: ReadonlySet<string> = new Set(['input', 'textarea']);
+
+/**
  * The spec's rules for the dynamic fields of POST /content-library/generate: every require_fields key sent
- * and non-empty, no other keys, `max` lengths, image fields as public http(s) URLs. Field types other than
- * input/image/textarea are not shown in the spec, so their values are accepted as strings.
+ * and non-empty, no other keys, `max` lengths. Invariant 7: a non-text field (see TEXT_FIELD_TYPES) must
+ * be a public http(s) URL; a text field is free text, but if its value is URL-shaped (what a URL parser
+ * reads as a fetchable URL, src/guards/url-shaped.ts) it must pass the same guard, because nothing tells us
+ * the platform will not fetch it. Values are checked raw (a padded URL is refused), so what is sent is what
+ * was checked.
  * @throws UserInputError naming `fields.<key>`
  */
 export async function checkTemplateFields(
@@ -98,6 +109,21 @@ export async function checkTemplateFields(
     if (f.max !== undefined && length(value) > f.max) {
       throw new UserInputError(`fields.${key}`, `at most ${f.max} characters (got ${length(value)})`);
     }
-    if (f.type === 'image') await checkUrl(`fields.${key}`, value);
+    const type = f.type.toLowerCase();
+    if (TEXT_FIELD_TYPES.has(type)) {
+      if (isUrlShaped(value)) await checkUrl(`fields.${key}`, value);
+    } else if (type === 'image') {
+      await checkUrl(`fields.${key}`, value);
+    } else {
+      try {
+        await checkUrl(`fields.${key}`, value);
+      } catch (err) {
+        if (!(err instanceof UserInputError)) throw err;
+        throw new UserInputError(
+          err.field,
+          `field type "${f.type}" is not one the spec shows, so its value is treated as a media URL: ${err.rule}`,
+        );
+      }
+    }
   }
 }

@@ -70,7 +70,9 @@ export const libraryRoutes: SimRoute[] = [
         const v = body[name];
         if (v === undefined || v === null || v === '') bad(`${name}: is required by this template`);
         if (typeof v !== 'string') bad(`${name}: must be a string${field.type === 'image' ? ' (a public URL)' : ''}`);
-        if (field.type === 'image' && !ctx.isPublicUrl(v)) bad(`${name}: must be a public http(s) URL`);
+        // Spec: image fields are public URLs. Types it does not show are played as media fields too.
+        const text = field.type === 'input' || field.type === 'textarea';
+        if (!text && !ctx.isPublicUrl(v)) bad(`${name}: must be a public http(s) URL`);
         if (field.max !== undefined && v.length > field.max) bad(`${name}: must be at most ${field.max} characters`);
       }
       const projectId = ctx.projects.resolve(req.account, projectIdIn);

@@ -8,6 +8,7 @@ import {
   PUBLIC_URL_RULE,
   setTrustedMediaOrigins,
 } from '../../../src/guards/url.js';
+import { isUrlShaped } from '../../../src/guards/url-shaped.js';
 import { publicMediaUrl, webhookUrlField } from '../../../tools/_shared/urls.js';
 
 function rejection(fn: () => void): UserInputError {
@@ -93,6 +94,10 @@ const HOSTILE: [string, RegExp][] = [
   ['http://ex%61mple.com/a.png', /written plainly/],
   ['http://%31%32%37.0.0.1/', /written plainly/],
   ['https://exa\tmple.com/a.png', /control characters/],
+  ['http:/169.254.169.254/', /absolute/],
+  ['http:10.0.0.1/a.png', /absolute/],
+  ['HTTP:2130706433/a.png', /absolute/],
+  ['ht\ttp://10.0.0.1/a.png', /control characters/],
   ['https://example.com/a\n.png', /control characters/],
   // schemes
   ['file:///etc/passwd', /file URLs are not accepted/],
@@ -101,6 +106,8 @@ const HOSTILE: [string, RegExp][] = [
   ['ftp://example.com/a.png', /ftp URLs are not accepted/],
   ['gopher://example.com/', /gopher URLs are not accepted/],
   ['ws://example.com/', /ws URLs are not accepted/],
+  ['blob:http://10.0.0.1/3f2a', /blob URLs are not accepted/],
+  ['jar:http://10.0.0.1/x.jar!/', /jar URLs are not accepted/],
   // not absolute, empty, padded, too long
   ['/images/a.png', /absolute/],
   ['images/a.png', /absolute/],
@@ -110,6 +117,7 @@ const HOSTILE: [string, RegExp][] = [
   ['', /empty/],
   [' https://example.com/a.png', /spaces/],
   ['https://example.com/a.png\n', /spaces/],
+  ['\u00a0https://example.com/a.png', /spaces/],
   [`https://example.com/${'a'.repeat(MAX_URL_LENGTH)}`, /at most 2048/],
   ['https://exa mple.com/', /absolute/],
 ];
@@ -192,6 +200,64 @@ describe('checkPublicMediaUrl', () => {
     expect(() => checkPublicMediaUrl('image_url', 'http://u:p@127.0.0.1:4321/x')).toThrow(UserInputError);
     setTrustedMediaOrigins([]);
     expect(() => checkPublicMediaUrl('image_url', 'http://127.0.0.1:4321/media/out.mp4')).toThrow(UserInputError);
+  });
+});
+
+/**
+ * Free-form values (run_model params, template text fields) are guarded when URL-shaped: what a WHATWG parser
+ * reads as a fetchable URL after trimming. [value, shaped?]
+ */
+const SHAPES: [string, boolean][] = [
+  // hostile spellings a `^scheme://` prefix test misses
+  ['http:/169.254.169.254/', true],
+  ['http:\\\\10.0.0.5\\a', true],
+  ['http:10.0.0.1', true],
+  ['HTTP:2130706433/', true],
+  ['   http://10.0.0.1/', true],
+  ['\u00a0https://10.0.0.1/', true],
+  ['\r\nhttp://10.0.0.1/', true],
+  ['ht\ttp://10.0.0.1/', true],
+  ['h\nttps://[::ffff:7f00:1]/', true],
+  ['https:/[::ffff:a9fe:a9fe]/latest', true],
+  ['http://exa mple.com/', true],
+  // other fetchable schemes and local paths
+  ['file:///etc/passwd', true],
+  ['FILE:/etc/passwd', true],
+  ['ftp://10.0.0.1/x', true],
+  ['ws:10.0.0.1', true],
+  ['gopher://10.0.0.1:70/_x', true],
+  ['dict://10.0.0.1:11211/stat', true],
+  ['C:\\Windows\\win.ini', true],
+  ['data:image/png;base64,AAAA', true],
+  ['DATA:text/html,<b>x</b>', true],
+  ['blob:http://10.0.0.1/3f2a', true],
+  ['jar:http://10.0.0.1/x.jar!/', true],
+  ['javascript:alert(1)', true],
+  ['https://cdn.example.com/a.png', true],
+  // prose and values that only look like `word:rest`
+  ['Style:anime', false],
+  ['Close-up: a woman smiling', false],
+  ['Sale: 50% off', false],
+  ['see https://example.com for ideas', false],
+  ['http: the protocol explained', false],
+  ['mailto:press@example.com', false],
+  ['16:9', false],
+  ['10:30 am', false],
+  ['1024x1024', false],
+  ['cdn.example.com/a.png', false],
+  ['', false],
+];
+
+describe('isUrlShaped', () => {
+  it.each(SHAPES)('%j → %s', (value, shaped) => {
+    expect(isUrlShaped(value)).toBe(shaped);
+  });
+
+  it('every shaped value in the table is refused by the guard unless it is a public https URL', () => {
+    for (const [value, shaped] of SHAPES) {
+      if (!shaped || value === 'https://cdn.example.com/a.png') continue;
+      expect(() => checkPublicMediaUrl('params.x', value), value).toThrow(UserInputError);
+    }
   });
 });
 

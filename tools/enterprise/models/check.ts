@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { UserInputError } from '../../../src/errors.js';
 import { publicMediaUrlProblem } from '../../../src/guards/url.js';
+import { isUrlShaped } from '../../../src/guards/url-shaped.js';
 import { BILLING_CONTROL_FIELDS, type ModelSpec } from './spec.js';
 
 type Issue = z.core.$ZodIssue;
@@ -69,30 +70,37 @@ export function describeIssue(raw: Issue, data: unknown): { path: string; rule: 
   return { path: base, rule: issue.message };
 }
 
-/** A value with a scheme and an authority: something the platform would fetch. */
-const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** Keys the platform could read as a callback target; only the top-level webhook_url is allow-listed. */
 const CALLBACK_KEY = /webhook|callback/i;
 /** Keys that hold media by URL (image_url, image_urls, mask_url…). */
 const URL_KEY = /url/i;
 
+interface UrlScan {
+  /** Top-level params keys where the spec allows base64 data URIs (`ModelSpec.dataUriFields`). */
+  dataUriFields: readonly string[];
+}
+
 /**
  * Invariant 7 inside free-form params: models without a published schema are passed through and published
- * ones are mostly loose, so any field could carry a URL the platform fetches. Every URL-shaped string, and
- * every string under a `*url*` key (data URIs excepted: the model's own schema rules on those), must be a
- * public http(s) URL; callback-named keys are refused so the allow-list cannot be sidestepped.
+ * ones are mostly loose, so any field at any depth could carry a URL the platform fetches. Every URL-shaped
+ * string (as a WHATWG parser reads it after trimming: `http:/h`, `http:\\h`, ` HTTP://h`, `ht\ttp://h`; see
+ * src/guards/url-shaped.ts) and every string under a `*url*` key must pass the public-media-URL guard on its
+ * raw value, so what is sent is what was checked. Data URIs only at the spec's data-URI fields;
+ * callback-named keys are refused so the allow-list cannot be sidestepped.
  * @throws UserInputError naming `params.<path>`
  */
-function checkParamUrls(value: unknown, path: readonly PropertyKey[], urlKey: boolean): void {
+function checkParamUrls(value: unknown, path: readonly PropertyKey[], urlKey: boolean, scan: UrlScan): void {
   if (typeof value === 'string') {
-    if (!URL_LIKE.test(value) && !(urlKey && !/^data:/i.test(value))) return;
-    const problem = publicMediaUrlProblem(value, { allowDataUri: true });
+    if (!urlKey && !isUrlShaped(value)) return;
+    const key = path.length === 1 ? String(path[0]) : undefined;
+    const allowDataUri = key !== undefined && scan.dataUriFields.includes(key);
+    const problem = publicMediaUrlProblem(value, { allowDataUri });
     if (problem) throw new UserInputError(`params${joinPath(path)}`, problem);
     return;
   }
   if (Array.isArray(value)) {
     value.forEach((v, i) => {
-      checkParamUrls(v, [...path, i], urlKey);
+      checkParamUrls(v, [...path, i], urlKey, scan);
     });
     return;
   }
@@ -104,7 +112,7 @@ function checkParamUrls(value: unknown, path: readonly PropertyKey[], urlKey: bo
         'callback URLs go in the top-level webhook_url (checked against the operator allow-list), not in params',
       );
     }
-    checkParamUrls(v, [...path, key], URL_KEY.test(key));
+    checkParamUrls(v, [...path, key], URL_KEY.test(key), scan);
   }
 }
 
@@ -121,7 +129,7 @@ export function checkParams(spec: ModelSpec | undefined, params: Record<string, 
       'must not be sent: the API key identifies the account and billing is server-side',
     );
   }
-  checkParamUrls(params, [], false);
+  checkParamUrls(params, [], false, { dataUriFields: spec?.dataUriFields ?? [] });
   if (!spec) {
     if (Object.keys(params).length === 0) throw new UserInputError('params', 'must not be empty');
     return;

@@ -31,6 +31,8 @@ export const omniFlashI2v: ModelSpec = defineModel({
   strict: false,
   webhook: true,
   webhookStated: true,
+  // Spec: "media accepts public HTTP(S) URLs or base64 data URIs"; its media fields are these two.
+  dataUriFields: ['image_url', 'end_image_url'],
   params,
   notes:
     'Image to video (3-10 s). Media may be public URLs or base64 data URIs (sources ≤200 MiB). No seed, negative_prompt, generate_audio or prices.',

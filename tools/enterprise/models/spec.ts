@@ -34,6 +34,11 @@ export interface ModelSpec {
   webhook: boolean;
   /** true when the spec states webhook support or polling-only; false = not stated, webhook_url forwarded. */
   webhookStated: boolean;
+  /**
+   * Top-level params keys where the spec allows base64 data URIs ("media accepts public HTTP(S) URLs or
+   * base64 data URIs"). Everywhere else in params a `data:` value is refused before any request.
+   */
+  dataUriFields?: readonly string[];
   /** The params object sent inside `params`. Checked before any request. */
   params: z.ZodType<Record<string, unknown>>;
   /** One line: what it makes and the rules the JSON Schema cannot show. */
