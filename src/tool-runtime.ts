@@ -246,7 +246,13 @@ async function runBillable(
   const admitted = await deps.jobs.exclusive(async () => {
     const late = await recheckBeforeSend(
       { config: deps.config, jobs: deps.jobs, now },
-      { tool: spec.name, estimate: est, owner: deps.owner, allowDuplicate: allow_duplicate === true },
+      {
+        tool: spec.name,
+        estimate: est,
+        owner: deps.owner,
+        allowDuplicate: allow_duplicate === true,
+        duplicateOf: decision.duplicateOf,
+      },
       decision.fingerprint,
     );
     if (late) return late;
