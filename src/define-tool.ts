@@ -49,6 +49,8 @@ export interface Submission {
   status?: 'processing' | 'completed';
   outputs?: JobOutput[];
   creditsCharged?: number;
+  /** The platform's own estimate in the submit answer (dedicated family `estimated_credits`). */
+  platformEstimate?: number;
   remote: { id?: string; project_id?: string; billing_id?: string };
   details?: Record<string, unknown>;
   /** Upscale: the original URL saved before the record is replaced. */

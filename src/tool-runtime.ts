@@ -30,6 +30,7 @@ import { checkWebhookUrl } from './guards/url.js';
 import { type JobEnvelope, JobEnvelopeShape } from './jobs/envelope.js';
 import { encodeHandle } from './jobs/handle.js';
 import type { Poller } from './jobs/poller.js';
+import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from './jobs/reconcile.js';
 import type { JobRecord, JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 import { envelopeResult, readResult, toolError } from './result.js';
@@ -246,7 +247,13 @@ async function runBillable(
   const admitted = await deps.jobs.exclusive(async () => {
     const late = await recheckBeforeSend(
       { config: deps.config, jobs: deps.jobs, now },
-      { tool: spec.name, estimate: est, owner: deps.owner, allowDuplicate: allow_duplicate === true },
+      {
+        tool: spec.name,
+        estimate: est,
+        owner: deps.owner,
+        allowDuplicate: allow_duplicate === true,
+        duplicateOf: decision.duplicateOf,
+      },
       decision.fingerprint,
     );
     if (late) return late;
@@ -291,6 +298,14 @@ async function recordSubmission(
   const handle = encodeHandle(sub.ref);
   const status = sub.status ?? 'processing';
   const remote = compact(sub.remote);
+  const charges = {
+    ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
+    ...(sub.platformEstimate !== undefined ? { platformEstimate: sub.platformEstimate } : {}),
+  };
+  // What the ledger now holds for this job: the quote and whatever the platform reported at submit time.
+  const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
+  warnIfAboveQuote(deps.log, settled);
+  const reconciliation = reconcile(settled);
   try {
     await deps.jobs.update(rec.id, {
       outcome: 'submitted',
@@ -300,7 +315,7 @@ async function recordSubmission(
       requestId: sub.requestId,
       remote,
       outputs: sub.outputs ?? [],
-      ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
+      ...charges,
       ...(sub.originalUrl !== undefined ? { originalUrl: sub.originalUrl } : {}),
     });
   } catch (err) {
@@ -316,11 +331,14 @@ async function recordSubmission(
     remote,
     ...(sub.outputs?.length ? { outputs: sub.outputs } : {}),
     ...(sub.creditsCharged !== undefined ? { credits_charged: sub.creditsCharged } : {}),
+    ...(reconciliation ? { reconciliation } : {}),
     ...(sub.requestId ? { request_id: sub.requestId } : {}),
     ...(sub.details ? { details: sub.details } : {}),
-    next_step: done
-      ? 'Done: the result is in outputs (and details). No further call is needed.'
-      : `Call wait_for_jobs with handles ["${handle}"]; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`,
+    next_step:
+      (reconciliation?.above_quote ? `${aboveQuoteSentence(reconciliation)} ` : '') +
+      (done
+        ? 'Done: the result is in outputs (and details). No further call is needed.'
+        : `Call wait_for_jobs with handles ["${handle}"]; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`),
   };
   return envelopeResult(envelope);
 }

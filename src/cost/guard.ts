@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { GenplatError } from '../errors.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
-import type { ConsentPath, JobStore } from '../jobs/store.js';
+import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { issueToken, redeemToken, TOKEN_TTL_MS } from './token.js';
 
@@ -52,7 +52,8 @@ export interface GuardDeps {
 }
 
 export type GuardDecision =
-  | { kind: 'allow'; consent: ConsentPath; fingerprint: string }
+  /** `duplicateOf`: the unknown/pending identical record the user explicitly agreed to resend past. */
+  | { kind: 'allow'; consent: ConsentPath; fingerprint: string; duplicateOf?: string }
   /** `confirmation_required` or `declined`: a normal (non-error) answer; nothing charged. */
   | { kind: 'answer'; envelope: JobEnvelope }
   | { kind: 'refuse'; error: CostRefusedError };
@@ -66,9 +67,42 @@ export function utcDayStart(now: number): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 }
 
-/** The consent prompt: cost in both units, what will be made, how the figure was computed. */
-export function consentMessage(tool: string, est: Estimate, summary: string): string {
-  return `${tool} will spend ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+/**
+ * The warning for resending past an earlier identical submission whose outcome is not known: the platform may
+ * have accepted (and charged) it, so the user must know this can be a second charge for the same job.
+ */
+export function unsettledWarning(earlier: JobRecord): string {
+  const id = earlier.requestId
+    ? `request id ${earlier.requestId}`
+    : 'no request id (no answer was received; the server may have stopped while sending it)';
+  return `Warning: an identical earlier ${earlier.tool} request (${id}, ledger handle ${earlier.handle}, sent ${earlier.createdAt}) has an unknown outcome: that job may already exist on the platform and be charged, and confirming starts and charges a second one.`;
+}
+
+/** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
+export function consentMessage(tool: string, est: Estimate, summary: string, earlier?: JobRecord): string {
+  const warning = earlier ? `${unsettledWarning(earlier)} ` : '';
+  return `${warning}${tool} will spend ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+}
+
+/**
+ * The newest identical record (same owner) whose submission outcome is `unknown` or still `pending`: a job
+ * that may exist without our knowing its id. `allow_duplicate` may resend past it only with explicit consent.
+ * Reads every such record (not only the newest active one), so a running resend does not hide an older unknown.
+ * @throws whatever the job store throws when it cannot be read.
+ */
+export async function findUnsettledDuplicate(
+  deps: GuardDeps,
+  fp: string,
+  owner: string | undefined,
+): Promise<JobRecord | undefined> {
+  // Pending records have status `submitted`; unknown ones `unknown` (ledger.ts recordIntent / tool-runtime).
+  const candidates = await deps.jobs.list({ owner, status: ['unknown', 'submitted'] });
+  return candidates.find(
+    (r) =>
+      r.fingerprint === fp &&
+      (owner === undefined || r.owner === owner) &&
+      (r.outcome === 'unknown' || r.outcome === 'pending'),
+  );
 }
 
 /**
@@ -137,12 +171,21 @@ function unusableEstimate(est: Estimate): CostRefusedError | undefined {
  */
 export async function recheckBeforeSend(
   deps: GuardDeps,
-  req: Pick<GuardRequest, 'tool' | 'estimate' | 'owner' | 'allowDuplicate'>,
+  req: Pick<GuardRequest, 'tool' | 'estimate' | 'owner' | 'allowDuplicate'> & { duplicateOf?: string | undefined },
   fp: string,
 ): Promise<CostRefusedError | undefined> {
   const ceiling = unusableEstimate(req.estimate) ?? (await checkCeilings(deps, req.estimate));
-  if (ceiling || req.allowDuplicate) return ceiling;
-  return checkDuplicate(deps, req.tool, fp, req.owner);
+  if (ceiling) return ceiling;
+  if (!req.allowDuplicate) return checkDuplicate(deps, req.tool, fp, req.owner);
+  // An identical submission went pending or unknown after this call was consented to (a parallel call, or one
+  // answered while a consent form was open): the user agreed without knowing a job may already exist.
+  const earlier = await findUnsettledDuplicate(deps, fp, req.owner);
+  if (!earlier || earlier.id === req.duplicateOf) return undefined;
+  return new CostRefusedError(
+    'duplicate',
+    `Refused: ${unsettledWarning(earlier)} It appeared after this call was approved. Nothing was sent or charged.`,
+    `Follow the earlier job with get_job (handle "${earlier.handle}") or check the platform project list; only if the user still wants a second job, call again with allow_duplicate: true and confirm it.`,
+  );
 }
 
 /**
@@ -156,14 +199,20 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   if (ceiling) return { kind: 'refuse', error: ceiling };
 
   const fp = fingerprintOf(req.tool, req.args);
+  let earlier: JobRecord | undefined;
   if (!req.allowDuplicate) {
     const dup = await checkDuplicate(deps, req.tool, fp, req.owner);
     if (dup) return { kind: 'refuse', error: dup };
+  } else {
+    earlier = await findUnsettledDuplicate(deps, fp, req.owner);
   }
+  const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
+  // A resend past an unknown/pending identical submission may be a second charge for the same job: never
+  // auto-approved, whatever GENPLAT_CONFIRM says; only a person's answer or a token quoted with the warning.
   const policy = deps.config.confirm;
-  if (policy.mode === 'never') return { kind: 'allow', consent: 'policy', fingerprint: fp };
-  if (policy.mode === 'above' && est.credits <= policy.credits) {
+  if (!earlier && policy.mode === 'never') return { kind: 'allow', consent: 'policy', fingerprint: fp };
+  if (!earlier && policy.mode === 'above' && est.credits <= policy.credits) {
     return { kind: 'allow', consent: 'policy', fingerprint: fp };
   }
 
@@ -173,15 +222,17 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     credits: est.credits,
     owner: req.owner,
     allowDuplicate: req.allowDuplicate,
+    ...dupOf,
   };
-  let reason: string | undefined;
+  const warning = earlier ? unsettledWarning(earlier) : undefined;
+  let reason: string | undefined = warning;
   if (req.token !== undefined && req.token.trim() !== '') {
     const check = await redeemToken(deps.jobs, req.token, expected, deps.now());
-    if (check.ok) return { kind: 'allow', consent: 'token', fingerprint: fp };
-    reason = `The confirmation_token was refused: ${check.reason}. A fresh one is attached.`;
+    if (check.ok) return { kind: 'allow', consent: 'token', fingerprint: fp, ...dupOf };
+    reason = `The confirmation_token was refused: ${check.reason}. A fresh one is attached.${warning ? ` ${warning}` : ''}`;
   } else if (req.elicit) {
-    const asked = await req.elicit(consentMessage(req.tool, est, req.summary));
-    if (asked.outcome === 'accepted') return { kind: 'allow', consent: 'elicitation', fingerprint: fp };
+    const asked = await req.elicit(consentMessage(req.tool, est, req.summary, earlier));
+    if (asked.outcome === 'accepted') return { kind: 'allow', consent: 'elicitation', fingerprint: fp, ...dupOf };
     if (asked.outcome === 'declined') {
       return {
         kind: 'answer',
@@ -194,7 +245,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
         },
       };
     }
-    reason = `The confirmation form could not be used (${asked.reason}); confirm with a token instead.`;
+    reason = `The confirmation form could not be used (${asked.reason}); confirm with a token instead.${warning ? ` ${warning}` : ''}`;
   }
 
   const { token, expiresAt } = issueToken(
@@ -212,7 +263,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
       confirmation_token: token,
       expires_at: expiresAt.toISOString(),
       ...(reason ? { reason } : {}),
-      next_step: `No charge made. Show the user the cost (${fmt(est.credits)} credits = ${apiUnits(est)}) and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
+      next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user the cost (${fmt(est.credits)} credits = ${apiUnits(est)}) and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
     },
   };
 }

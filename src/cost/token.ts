@@ -26,6 +26,12 @@ export interface TokenClaims {
    * argument, so a spare token from the first quote cannot start a duplicate the user never saw quoted.
    */
   dup?: true;
+  /**
+   * Ledger id of the earlier identical submission whose outcome was unknown (or pending) when quoted: the user
+   * was told that job may already exist and be charged. A token quoted without that warning cannot start a
+   * resend of it, and one quoted for one such record cannot be spent on another.
+   */
+  dupOf?: string;
   /** Expiry, ms since epoch. */
   exp: number;
   nonce: string;
@@ -35,6 +41,8 @@ export type Expected = Pick<TokenClaims, 'tool' | 'fingerprint' | 'credits'> & {
   owner: string | undefined;
   /** The call's `allow_duplicate` (default false). */
   allowDuplicate?: boolean;
+  /** Ledger id of the unknown/pending identical record `allow_duplicate` overrides, if any. */
+  duplicateOf?: string | undefined;
 };
 
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
@@ -55,6 +63,7 @@ export function issueToken(
     credits: expected.credits,
     owner: expected.owner ?? null,
     ...(expected.allowDuplicate ? { dup: true as const } : {}),
+    ...(expected.duplicateOf ? { dupOf: expected.duplicateOf } : {}),
     exp: now + ttlMs,
     nonce: randomBytes(16).toString('base64url'),
   };
@@ -103,6 +112,14 @@ export function verifyToken(secret: Buffer, token: string, expected: Expected, n
       reason: claims.dup
         ? 'the confirmation_token was issued with allow_duplicate: true, and this call does not set it'
         : 'allow_duplicate changed since the confirmation_token was issued; a second identical job needs its own confirmation',
+    };
+  }
+  if ((claims.dupOf ?? null) !== (expected.duplicateOf ?? null)) {
+    return {
+      ok: false,
+      reason: expected.duplicateOf
+        ? 'an identical earlier submission has an unknown outcome that the confirmation_token was not quoted with; the user must confirm again knowing a job may already exist'
+        : 'the earlier submission the confirmation_token was quoted against is settled now; quote again',
     };
   }
   return { ok: true, claims };

@@ -3,6 +3,7 @@
  * must be self-sufficient because some hosts show the model nothing else (mcp-notes.md, finding 6).
  */
 import { z } from 'zod';
+import { ReconciliationSchema } from './reconcile.js';
 
 export const JOB_STATUSES = [
   'confirmation_required',
@@ -50,6 +51,8 @@ export const JobEnvelopeShape = {
   outputs: z.array(OutputSchema).optional(),
   reason: z.string().optional(),
   credits_charged: z.number().optional(),
+  /** Quote vs the platform's reported charge, once it reported one (see src/jobs/reconcile.ts). */
+  reconciliation: ReconciliationSchema.optional().describe('quote vs reported charge; above_quote flags an overcharge'),
   request_id: z.string().optional(),
   /** Extra facts of a finished job that matter to the agent (e.g. `avatar_id` of a custom avatar). */
   details: z.record(z.string(), z.unknown()).optional(),

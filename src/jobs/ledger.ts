@@ -29,6 +29,7 @@ import { decodeHandle, encodeHandle } from './handle.js';
 import { decodeLine, encodeEvent, LEDGER_VERSION, type LedgerEvent } from './ledger-codec.js';
 import { consumeNonceFile, loadOrCreateSecret, pruneNonces, syncDir } from './ledger-files.js';
 import { type LockOptions, withFileLock } from './ledger-lock.js';
+import { countedCredits, mayStillRun } from './reconcile.js';
 import type { JobFilter, JobPatch, JobRecord, JobStore, NewJobRecord, UpdateOptions } from './store.js';
 
 export interface LedgerOptions {
@@ -274,13 +275,8 @@ class FileLedger implements JobStore {
       let total = 0;
       for (const r of this.records.values()) {
         if (owner !== undefined && r.owner !== owner) continue;
-        if (r.outcome === 'rejected' || Date.parse(r.createdAt) < since.getTime()) continue;
-        const est = r.estimate?.credits ?? 0;
-        // While the job may still run, a reported charge is provisional (the upscale status reads 0 while
-        // preparing, though the attempt was charged on acceptance): it never lowers the figure below the estimate.
-        const spent = isActive(r) ? Math.max(r.creditsCharged ?? 0, est) : (r.creditsCharged ?? est);
-        // A refund never makes one job count as negative spend against the ceiling.
-        total += Math.max(0, spent - (r.creditsRefunded ?? 0));
+        if (Date.parse(r.createdAt) < since.getTime()) continue;
+        total += countedCredits(r);
       }
       return total;
     });
@@ -344,10 +340,7 @@ class FileLedger implements JobStore {
 }
 
 /** Active = may still start or be running a job: the duplicate guard refuses to submit it again. */
-function isActive(r: JobRecord): boolean {
-  if (r.outcome === 'pending' || r.outcome === 'unknown') return true;
-  return r.outcome === 'submitted' && (r.status === 'submitted' || r.status === 'processing');
-}
+const isActive = mayStillRun;
 
 /**
  * Opens (creating if needed, mode 0700) the state dir and its ledger, and folds the existing log.

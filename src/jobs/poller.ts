@@ -19,6 +19,7 @@ import type { PlatformClient } from '../client/types.js';
 import { ApiError, GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { encodeHandle, isPollable, type JobRef } from './handle.js';
+import { warnIfAboveQuote } from './reconcile.js';
 import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
 import type { JobPatch, JobRecord, JobStore } from './store.js';
 
@@ -180,6 +181,8 @@ export function createPoller(opts: PollerOptions): Poller {
     }
     // originalUrl (upscale) is never patched here: the record keeps the URL saved before the upscale.
     if (Object.keys(patch).length === 0) return;
+    // Once per new figure (the patch carries a charge only when it changed), not on every poll.
+    if (patch.creditsCharged !== undefined) warnIfAboveQuote(log, { ...rec, ...patch });
     try {
       // Not fsynced (UpdateOptions.durable): the ledger's durability rule covers intents and outcomes, which
       // the runtime writes; a status, output URL or charge seen by a poll is platform state that the next

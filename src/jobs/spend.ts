@@ -1,11 +1,12 @@
 /**
  * Today's spend against the configured budgets, as list_jobs and `genplat://spend` report it. The figures
  * come from the ledger (the same `spendSince` the cost guard uses), so what the agent sees is what the
- * guard enforces.
+ * guard enforces. The quote-vs-charge figures come from the same records (see reconcile.ts).
  */
 import { z } from 'zod';
 import type { Config, ConfirmPolicy } from '../config.js';
 import { utcDayStart } from '../cost/guard.js';
+import { reconcile, reportedCharge } from './reconcile.js';
 import type { JobStore } from './store.js';
 
 export const SpendShape = {
@@ -14,6 +15,12 @@ export const SpendShape = {
   remaining_today: z.number().describe('credits left under the per-day ceiling'),
   max_credits_per_call: z.number().describe('per-call ceiling (GENPLAT_MAX_CREDITS_PER_CALL)'),
   confirmation: z.string().describe('when the user is asked before a paid job'),
+  quoted_today_credits: z.number().describe("sum of the quotes of today's jobs (consented figures)"),
+  charged_today_credits: z.number().describe('sum of the charges the platform reported today (jobs that reported one)'),
+  above_quote_today_credits: z
+    .number()
+    .describe('credits charged above their quotes today (already counted in today_credits)'),
+  jobs_above_quote_today: z.number().describe('jobs the platform charged above their quote today'),
 };
 export const SpendSchema = z.object(SpendShape);
 export type Spend = z.infer<typeof SpendSchema>;
@@ -36,12 +43,31 @@ export async function spendToday(
   owner: string | undefined,
   now = Date.now(),
 ): Promise<Spend> {
-  const today = await jobs.spendSince(utcDayStart(now), owner);
+  const since = utcDayStart(now);
+  const today = await jobs.spendSince(since, owner);
+  let quoted = 0;
+  let charged = 0;
+  let above = 0;
+  let aboveJobs = 0;
+  for (const r of await jobs.list({ owner, since })) {
+    if (r.outcome === 'rejected') continue;
+    quoted += r.estimate?.credits ?? 0;
+    charged += reportedCharge(r) ?? 0;
+    const rc = reconcile(r);
+    if (rc?.above_quote) {
+      above += rc.excess_credits;
+      aboveJobs++;
+    }
+  }
   return {
     today_credits: today,
     max_credits_per_day: config.maxCreditsPerDay,
     remaining_today: Math.max(0, config.maxCreditsPerDay - today),
     max_credits_per_call: config.maxCreditsPerCall,
     confirmation: describeConfirm(config.confirm),
+    quoted_today_credits: quoted,
+    charged_today_credits: charged,
+    above_quote_today_credits: above,
+    jobs_above_quote_today: aboveJobs,
   };
 }

@@ -11,6 +11,7 @@
 import type { ApiResult, PlatformClient } from '../client/types.js';
 import type { JobEnvelope, JobOutput } from './envelope.js';
 import { isPollable, type JobRef } from './handle.js';
+import { aboveQuoteSentence, reconcile } from './reconcile.js';
 import type { JobRecord } from './store.js';
 
 /** What one status read says about a job. `unknown` is only used for ledger-only handles and unreadable jobs. */
@@ -287,6 +288,16 @@ export function viewEnvelope(handle: string, ref: JobRef, view: JobView, rec?: J
     ...(rec?.originalUrl ? { original_url: rec.originalUrl } : {}),
   };
   const creditsCharged = view.creditsCharged ?? rec?.creditsCharged;
+  // The record as this read leaves it (the poller stores the same figures), so envelope and ledger agree.
+  const reconciliation = rec
+    ? reconcile({
+        ...rec,
+        ...(creditsCharged !== undefined ? { creditsCharged } : {}),
+        ...(view.creditsRefunded !== undefined ? { creditsRefunded: view.creditsRefunded } : {}),
+        ...(view.status !== 'unknown' ? { status: view.status } : {}),
+      })
+    : undefined;
+  const step = nextStep(handle, ref, view);
   return {
     status: view.status,
     handle,
@@ -296,9 +307,10 @@ export function viewEnvelope(handle: string, ref: JobRef, view: JobView, rec?: J
     outputs: view.outputs,
     ...(view.reason ? { reason: view.reason } : {}),
     ...(creditsCharged !== undefined ? { credits_charged: creditsCharged } : {}),
+    ...(reconciliation ? { reconciliation } : {}),
     ...(requestId ? { request_id: requestId } : {}),
     ...(Object.keys(details).length ? { details } : {}),
-    next_step: nextStep(handle, ref, view),
+    next_step: reconciliation?.above_quote ? `${aboveQuoteSentence(reconciliation)} ${step}` : step,
   };
 }
 

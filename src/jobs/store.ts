@@ -32,8 +32,14 @@ export interface JobRecord {
   remote: Record<string, string> | undefined;
   outputs: JobOutput[];
   reason: string | undefined;
+  /** The platform's reported charge (submit answer or status read); the quote stays in `estimate`. */
   creditsCharged: number | undefined;
   creditsRefunded: number | undefined;
+  /**
+   * The platform's own estimate reported after submission (the dedicated family's `estimated_credits`):
+   * counted like a reported charge when it exceeds the quote (see `reconcile.ts`). Absent in older records.
+   */
+  platformEstimate?: number | undefined;
   /** Upscale: the video's URL before the upscale replaced it. */
   originalUrl: string | undefined;
   /** HTTP mode: the caller (bearer token identity) that owns the job; undefined in stdio. */
@@ -81,9 +87,9 @@ export interface JobStore {
   /** Newest first. Sees records written by other processes on the same state dir. */
   list(filter?: JobFilter): Promise<JobRecord[]>;
   /**
-   * Displayed credits spent or held since `since` (UTC day start for the per-day ceiling): charged amount
-   * where known, else the estimate, for every record whose outcome is not `rejected`; refunds subtract.
-   * While a job may still run, the larger of its reported charge and its estimate.
+   * Displayed credits spent or held since `since` (UTC day start for the per-day ceiling): the sum of
+   * `countedCredits` (reconcile.ts) over the records: while a job may still run, the larger of its quote and
+   * what the platform reported; once final, the reported charge (else the quote) minus refunds.
    */
   spendSince(since: Date, owner?: string): Promise<number>;
   /** The newest record with this fingerprint whose outcome is `pending`/`unknown` or whose job is still running. */

@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AccountStore } from './accounts.js';
 import { asBody, rejectBillingControls } from './check.js';
-import { AFTER_HANDLER_KINDS, type FaultSpec, type FaultStore } from './faults.js';
+import { AFTER_HANDLER_KINDS, CHARGE_KINDS, type FaultSpec, type FaultStore } from './faults.js';
 import { isMediaKind, MEDIA_CONTENT_TYPES, mediaBytes } from './media.js';
+import { overchargeAnswer, overchargeContext } from './overcharge.js';
 import { type LogEntry, loggableHeaders, loggableQuery, type RequestLog } from './request-log.js';
 import { type FormValue, type SimContext, SimHttpError, type SimRequest, type SimRoute } from './types.js';
 
@@ -97,7 +98,7 @@ export function createHandler(deps: ServerDeps): SimHandler {
     const fault = deps.faults.take(method, path);
     const style = findRoute(path, method)?.route.style ?? 'envelope';
 
-    if (fault && !AFTER_HANDLER_KINDS.has(fault.kind)) {
+    if (fault && !AFTER_HANDLER_KINDS.has(fault.kind) && !CHARGE_KINDS.has(fault.kind)) {
       const answer = beforeHandlerFault(fault, style);
       if (!answer) {
         finish(0);
@@ -109,7 +110,8 @@ export function createHandler(deps: ServerDeps): SimHandler {
       return;
     }
 
-    const answer = await run(req, url, path, method, requestId, parsed);
+    const overcharge = fault?.kind === 'overcharge' ? fault.chargeCredits : undefined;
+    const answer = await run(req, url, path, method, requestId, parsed, overcharge);
 
     if (fault) {
       switch (fault.kind) {
@@ -159,6 +161,7 @@ export function createHandler(deps: ServerDeps): SimHandler {
     method: string,
     requestId: string,
     parsed: ParsedBody,
+    overcharge?: number,
   ): Promise<Answer> {
     const found = findRoute(path, method);
     const style = found?.route.style ?? 'envelope';
@@ -200,8 +203,10 @@ export function createHandler(deps: ServerDeps): SimHandler {
         account,
         requestId,
       };
-      const out = await route.handle(simReq, deps.ctx());
+      const ctx = overcharge === undefined ? deps.ctx() : overchargeContext(deps.ctx(), overcharge);
+      const out = await route.handle(simReq, ctx);
       const body = style === 'envelope' ? asEnvelope(out.body) : out.body;
+      if (overcharge !== undefined && out.status < 300) overchargeAnswer(body, overcharge);
       return { status: out.status, body, headers: out.headers, style };
     } catch (err) {
       if (err instanceof SimHttpError) return fail(err);

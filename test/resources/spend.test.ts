@@ -20,10 +20,14 @@ describe('genplat://spend', () => {
       remaining_today: 3000,
       max_credits_per_call: 1000,
       confirmation: 'paid jobs start without confirmation (within the ceilings)',
+      quoted_today_credits: 0,
+      charged_today_credits: 0,
+      above_quote_today_credits: 0,
+      jobs_above_quote_today: 0,
     });
     expect(structured(await h.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Hi.' })).status).toBe(
       'submitted',
     );
-    expect(await spend()).toMatchObject({ today_credits: 100, remaining_today: 2900 });
+    expect(await spend()).toMatchObject({ today_credits: 100, remaining_today: 2900, quoted_today_credits: 100 });
   });
 });

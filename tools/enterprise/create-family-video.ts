@@ -92,6 +92,7 @@ export default defineTool({
       requestId,
       remote: { id: data.id, ...(data.project_id ? { project_id: data.project_id } : {}) },
       ...(data.credits_charged !== undefined ? { creditsCharged: data.credits_charged } : {}),
+      ...(data.estimated_credits !== undefined ? { platformEstimate: data.estimated_credits } : {}),
       ...(Object.keys(details).length > 0 ? { details } : {}),
     };
   },

@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
 import { EstimateSchema, JOB_STATUSES, OutputSchema } from '../../src/jobs/envelope.js';
+import { ReconciliationSchema, reconcile } from '../../src/jobs/reconcile.js';
 import { SpendSchema, spendToday } from '../../src/jobs/spend.js';
+import type { JobRecord } from '../../src/jobs/store.js';
 
 /** Default page: enough for a session's jobs without flooding the context; the cap keeps output < ~50 KB. */
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+
+/** Quote vs reported charge, once the platform reported one. */
+function withReconciliation(r: JobRecord) {
+  const rc = reconcile(r);
+  return rc ? { reconciliation: rc } : {};
+}
 
 export default defineTool({
   name: 'list_jobs',
@@ -26,6 +34,7 @@ export default defineTool({
         summary: z.string(),
         estimate: EstimateSchema.optional(),
         credits_charged: z.number().optional(),
+        reconciliation: ReconciliationSchema.optional(),
         reason: z.string().optional(),
         created_at: z.string(),
         outputs: z.array(OutputSchema),
@@ -44,14 +53,21 @@ export default defineTool({
       summary: r.summary,
       ...(r.estimate ? { estimate: r.estimate } : {}),
       ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
+      ...withReconciliation(r),
       ...(r.reason ? { reason: r.reason } : {}),
       created_at: r.createdAt,
       outputs: r.outputs,
     }));
     const running = jobs.filter((j) => j.status === 'processing' || j.status === 'submitted').map((j) => j.handle);
-    const next_step = running.length
-      ? `Call wait_for_jobs with handles ${JSON.stringify(running.slice(0, 50))} for live status.`
-      : 'No job is running. Start one with a create tool, or get_job for details of one job.';
+    const over = jobs.filter((j) => j.reconciliation?.above_quote).map((j) => j.handle);
+    const overNote = over.length
+      ? `The platform charged above the quote for ${JSON.stringify(over.slice(0, 10))} (see reconciliation); tell the user. `
+      : '';
+    const next_step =
+      overNote +
+      (running.length
+        ? `Call wait_for_jobs with handles ${JSON.stringify(running.slice(0, 50))} for live status.`
+        : 'No job is running. Start one with a create tool, or get_job for details of one job.');
     return { structured: { jobs, spend: await spendToday(ctx.config, ctx.jobs, ctx.owner), next_step } };
   },
 });

@@ -49,6 +49,8 @@ export const gestureRoutes: SimRoute[] = [
         id: job.id,
         project_id: job.projectId,
         status: state,
+        // Spec "Gesture job": credits_charged is one of the job's fields, so status reads report it too.
+        credits_charged: job.creditsCharged,
         ...(state === 'completed' ? { video_url: job.outputs[0] } : {}),
         ...(job.outcome.kind === 'fail' && state === 'failed' ? { reason: job.outcome.reason } : {}),
         _sim: true,

@@ -38,6 +38,11 @@ describe('list_jobs', () => {
       remaining_today: 4800,
       max_credits_per_call: h.config.maxCreditsPerCall,
       confirmation: 'jobs above 500 credits need the user to confirm',
+      // Talking videos report no charge: nothing to reconcile.
+      quoted_today_credits: 200,
+      charged_today_credits: 0,
+      above_quote_today_credits: 0,
+      jobs_above_quote_today: 0,
     });
   });
 

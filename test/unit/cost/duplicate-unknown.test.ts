@@ -1,0 +1,103 @@
+/**
+ * `allow_duplicate` past an unknown/pending identical submission (issue 9, item 6), at the guard: never a
+ * policy approval, and the last check before the intent refuses one that appeared after consent.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../../../src/config.js';
+import { fingerprint } from '../../../src/cost/fingerprint.js';
+import { type GuardRequest, guardCall, recheckBeforeSend } from '../../../src/cost/guard.js';
+import { estimate } from '../../../src/jobs/envelope.js';
+import type { JobFilter, JobRecord, JobStore } from '../../../src/jobs/store.js';
+
+const TOOL = 'create_talking_video';
+const ARGS = { avatar_id: 'a1', voice_script: 'hi' };
+const FP = fingerprint(TOOL, ARGS);
+const NOW = Date.UTC(2026, 10, 22, 12);
+
+function record(outcome: JobRecord['outcome'], over: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id: `rec-${outcome}`,
+    handle: `submission:rec-${outcome}`,
+    tool: TOOL,
+    kind: 'actor_video',
+    fingerprint: FP,
+    summary: 's',
+    estimate: estimate(100, 'x'),
+    consent: 'policy',
+    outcome,
+    status: outcome === 'unknown' ? 'unknown' : 'submitted',
+    requestId: outcome === 'unknown' ? 'req-earlier-1' : undefined,
+    remote: undefined,
+    outputs: [],
+    reason: undefined,
+    creditsCharged: undefined,
+    creditsRefunded: undefined,
+    originalUrl: undefined,
+    owner: undefined,
+    createdAt: new Date(NOW - 60_000).toISOString(),
+    updatedAt: new Date(NOW - 60_000).toISOString(),
+    ...over,
+  } as JobRecord;
+}
+
+function store(records: JobRecord[]): JobStore {
+  return {
+    spendSince: async () => 0,
+    findActiveDuplicate: async () => records[0],
+    list: async (f: JobFilter = {}) => records.filter((r) => !f.status || f.status.includes(r.status)),
+    secret: async () => Buffer.alloc(32, 7),
+    consumeNonce: async () => true,
+  } as unknown as JobStore;
+}
+
+const config = (confirm: Config['confirm']) =>
+  ({ maxCreditsPerCall: 2000, maxCreditsPerDay: 10000, confirm }) as Config;
+
+const request = (over: Partial<GuardRequest> = {}): GuardRequest => ({
+  tool: TOOL,
+  kind: 'actor_video',
+  args: ARGS,
+  estimate: estimate(100, 'fixed price'),
+  summary: 'talking video',
+  owner: undefined,
+  token: undefined,
+  allowDuplicate: true,
+  elicit: undefined,
+  ...over,
+});
+
+describe('guardCall with allow_duplicate', () => {
+  it.each([
+    ['never', { mode: 'never' }],
+    ['above:500', { mode: 'above', credits: 500 }],
+  ] as const)('GENPLAT_CONFIRM=%s does not approve a resend past a pending or unknown record', async (_n, confirm) => {
+    for (const outcome of ['unknown', 'pending'] as const) {
+      const d = await guardCall({ config: config(confirm), jobs: store([record(outcome)]), now: () => NOW }, request());
+      expect(d.kind, outcome).toBe('answer');
+      if (d.kind !== 'answer') continue;
+      expect(d.envelope.status).toBe('confirmation_required');
+      expect(d.envelope.next_step).toMatch(/may already exist on the platform and be charged/);
+      expect(d.envelope.next_step).toContain(`submission:rec-${outcome}`);
+      if (outcome === 'unknown') expect(d.envelope.next_step).toContain('request id req-earlier-1');
+      else expect(d.envelope.next_step).toMatch(/no request id/);
+    }
+  });
+
+  it('a settled earlier record (rejected, completed) leaves the policy in charge', async () => {
+    const settled = [record('rejected', { status: 'failed' }), record('submitted', { status: 'completed' })];
+    const d = await guardCall({ config: config({ mode: 'never' }), jobs: store(settled), now: () => NOW }, request());
+    expect(d).toMatchObject({ kind: 'allow', consent: 'policy' });
+  });
+});
+
+describe('recheckBeforeSend with allow_duplicate', () => {
+  it('refuses when an unknown identical record appeared after consent, allows the one consented to', async () => {
+    const deps = { config: config({ mode: 'never' }), jobs: store([record('unknown')]), now: () => NOW };
+    const base = { tool: TOOL, estimate: estimate(100, 'x'), owner: undefined, allowDuplicate: true };
+    const late = await recheckBeforeSend(deps, base, FP);
+    expect(late?.refusal).toBe('duplicate');
+    expect(late?.message).toContain('request id req-earlier-1');
+    expect(late?.message).toMatch(/Nothing was sent/);
+    expect(await recheckBeforeSend(deps, { ...base, duplicateOf: 'rec-unknown' }, FP)).toBeUndefined();
+  });
+});
