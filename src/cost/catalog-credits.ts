@@ -206,7 +206,7 @@ export function parseCreditsText(raw: string | undefined | null): ParsedCredits 
       if (OPEN.test(c.text)) globalOpen = true;
       continue;
     }
-    const unit = unitOf(c.text) ?? lastUnit;
+    const unit: CreditUnit = unitOf(c.text) ?? lastUnit;
     lastUnit = unit;
     const amounts: CreditAmount[] = [];
     if (main) {

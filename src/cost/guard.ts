@@ -68,7 +68,20 @@ export function utcDayStart(now: number): Date {
 
 /** The consent prompt: cost in both units, what will be made, how the figure was computed. */
 export function consentMessage(tool: string, est: Estimate, summary: string): string {
-  return `${tool} will spend ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+  if (!est.bounded) {
+    return `${tool}: ${summary}. The platform publishes no price for this call; it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}), a figure that is not the platform's: ${est.basis}. The real charge is known only after the job starts. Confirm to start the job.`;
+  }
+  return `${tool} will spend at most ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+}
+
+/**
+ * Whether the policy alone may consent. Never for an unbounded estimate: its figure is ours (an operator table
+ * or the ceiling), not the platform's, so a threshold or `never` cannot stand for the user's consent to it.
+ */
+function policyConsents(policy: GuardDeps['config']['confirm'], est: Estimate): boolean {
+  if (!est.bounded) return false;
+  if (policy.mode === 'never') return true;
+  return policy.mode === 'above' && est.credits <= policy.credits;
 }
 
 /**
@@ -161,11 +174,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     if (dup) return { kind: 'refuse', error: dup };
   }
 
-  const policy = deps.config.confirm;
-  if (policy.mode === 'never') return { kind: 'allow', consent: 'policy', fingerprint: fp };
-  if (policy.mode === 'above' && est.credits <= policy.credits) {
-    return { kind: 'allow', consent: 'policy', fingerprint: fp };
-  }
+  if (policyConsents(deps.config.confirm, est)) return { kind: 'allow', consent: 'policy', fingerprint: fp };
 
   const expected = {
     tool: req.tool,
@@ -212,7 +221,11 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
       confirmation_token: token,
       expires_at: expiresAt.toISOString(),
       ...(reason ? { reason } : {}),
-      next_step: `No charge made. Show the user the cost (${fmt(est.credits)} credits = ${apiUnits(est)}) and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
+      next_step: `No charge made. Show the user ${
+        est.bounded
+          ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
+          : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
+      } and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
     },
   };
 }

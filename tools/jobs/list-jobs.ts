@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
-import { EstimateSchema, JOB_STATUSES, OutputSchema } from '../../src/jobs/envelope.js';
+import { EstimateSchema, JOB_STATUSES, OutputSchema, withBounded } from '../../src/jobs/envelope.js';
 import { SpendSchema, spendToday } from '../../src/jobs/spend.js';
 
 /** Default page: enough for a session's jobs without flooding the context; the cap keeps output < ~50 KB. */
@@ -42,7 +42,7 @@ export default defineTool({
       tool: r.tool,
       status: r.status,
       summary: r.summary,
-      ...(r.estimate ? { estimate: r.estimate } : {}),
+      ...(r.estimate ? { estimate: withBounded(r.estimate) } : {}),
       ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
       ...(r.reason ? { reason: r.reason } : {}),
       created_at: r.createdAt,
