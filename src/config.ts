@@ -254,14 +254,15 @@ function parseConfirm(input: string | undefined, problems: string[]): ConfirmPol
 }
 
 /**
- * GENPLAT_PRICE_TABLE: inline JSON (starts with `{`) or a path to a JSON file holding
+ * GENPLAT_PRICE_TABLE: inline JSON (starts with `{` or `[`) or a path to a JSON file holding
  * `{"<key>": <displayed credits>}`. Each bad entry is reported by its key; the table is then unusable.
  */
 export function parsePriceTable(raw: string | undefined, problems: string[]): Record<string, number> {
   const source = raw?.trim();
   if (!source) return {};
   let text = source;
-  if (!source.startsWith('{')) {
+  // Inline JSON starts like JSON; anything else is a file path.
+  if (!/^[[{]/.test(source)) {
     try {
       text = readFileSync(source, 'utf8');
     } catch (err) {
