@@ -266,7 +266,9 @@ export function parsePriceTable(raw: string | undefined, problems: string[]): Re
     try {
       text = readFileSync(source, 'utf8');
     } catch (err) {
-      problems.push(`GENPLAT_PRICE_TABLE: cannot read the file "${source}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      problems.push(
+        `GENPLAT_PRICE_TABLE: cannot read the file "${source}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
       return {};
     }
   }
@@ -285,7 +287,9 @@ export function parsePriceTable(raw: string | undefined, problems: string[]): Re
   let bad = false;
   for (const [key, value] of Object.entries(parsed)) {
     if (!/^[a-z_]+(:.+)?$/.test(key)) {
-      problems.push(`GENPLAT_PRICE_TABLE: key "${key}" must be a tool name or "<tool>:<model>", e.g. "run_model:flux-2-pro"`);
+      problems.push(
+        `GENPLAT_PRICE_TABLE: key "${key}" must be a tool name or "<tool>:<model>", e.g. "run_model:flux-2-pro"`,
+      );
       bad = true;
     } else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       problems.push(`GENPLAT_PRICE_TABLE: key "${key}" must map to a non-negative number of displayed credits`);

@@ -168,7 +168,10 @@ function amountOf(s: string): { credits: number; range: boolean } | undefined {
 function parenAmounts(inner: string, factor: number): CreditAmount[] {
   const out: CreditAmount[] = [];
   for (const item of inner.split(/[,;]|\bor\b/)) {
-    const s = item.trim().replace(/\bcredits?\b|\bcr\b/g, '').trim();
+    const s = item
+      .trim()
+      .replace(/\bcredits?\b|\bcr\b/g, '')
+      .trim();
     if (!/\d/.test(s)) continue;
     const labelFirst = new RegExp(`^([a-z0-9.:x]+(?:\\s*(?:s|sec|seconds?))?)\\s*[:=]?\\s+(${NUM})$`).exec(s);
     const numFirst = new RegExp(`^(${NUM})\\s+(?:at|for|in)?\\s*([a-z0-9.:x ]+)$`).exec(s);

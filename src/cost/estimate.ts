@@ -105,7 +105,11 @@ export function scenesEstimate(scenes: number, tier: 'fast' | 'pro'): Estimate {
  * Read like a catalog text (every number; a range gives its upper end); a value without a bound
  * ("from 100", words) is unpublished → the operator table or the ceiling, with explicit consent.
  */
-export function templateEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>, templateId: string, credit: string | number | undefined): Estimate {
+export function templateEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  templateId: string,
+  credit: string | number | undefined,
+): Estimate {
   const b = boundFromCredits(credit === undefined ? undefined : String(credit), {});
   if (b.bounded) return estimate(b.credits, `the template's credit value ${JSON.stringify(credit)}`);
   return unboundedEstimate(config, [`create_template_video:${templateId}`, 'create_template_video'], b.reason);

@@ -21,7 +21,9 @@ export const EstimateSchema = z.object({
   basis: z.string().describe('how the estimate was computed'),
   bounded: z
     .boolean()
-    .describe('true: published prices bound the charge; false: no published price (operator table or per-call ceiling)'),
+    .describe(
+      'true: published prices bound the charge; false: no published price (operator table or per-call ceiling)',
+    ),
 });
 export type Estimate = z.infer<typeof EstimateSchema>;
 

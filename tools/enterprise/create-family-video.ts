@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
+import { familyEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import { familyEstimate } from '../../src/cost/estimate.js';
 import { vendorName } from '../../src/vendors.js';
 import { familyIds } from './models/family.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { CatalogEntry } from '../../src/client/schemas.js';
+import { unboundedEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import { unboundedEstimate } from '../../src/cost/estimate.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import type { ModelMedia } from '../../src/jobs/handle.js';
 import { webhookUrlField } from '../_shared/urls.js';

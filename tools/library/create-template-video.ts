@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { templateEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { checkPublicMediaUrl } from '../../src/guards/url.js';
 import { estimate } from '../../src/jobs/envelope.js';
-import { templateEstimate } from '../../src/cost/estimate.js';
 import { checkTemplateFields, templateCredits } from '../_shared/library.js';
 import { projectId } from '../_shared/params.js';
 import { webhookUrlField } from '../_shared/urls.js';

@@ -61,7 +61,11 @@ describe('create_family_video', () => {
 
   it('no published price before submission: quotes the operator table per model, else the ceiling, and asks', async () => {
     const table = { [`create_family_video:${model('-2.5')}`]: 400, create_family_video: 300 };
-    const q = await startHarness({ sim: h.sim, tools: TOOLS, config: { confirm: { mode: 'never' }, priceTable: table } });
+    const q = await startHarness({
+      sim: h.sim,
+      tools: TOOLS,
+      config: { confirm: { mode: 'never' }, priceTable: table },
+    });
     try {
       const quote = async (args: Record<string, unknown>) =>
         structured(await q.call(TOOL, { prompt: 'p', ...args }, { raw: true }));

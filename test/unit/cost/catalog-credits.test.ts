@@ -29,7 +29,11 @@ const CASES: [string, CreditUsage, number | 'unbounded'][] = [
   ['50 credits for 10 s, 100 credits for 15 s', { settings: ['15 s'] }, 100],
   ['50 credits for 10 s, 100 credits for 15 s', {}, 100],
   // additive terms
-  ['6 credits per second at 720p (480p 4, 1080p 10) plus 2 per reference image', { seconds: 5, referenceImages: 3, settings: ['1080p'] }, 56],
+  [
+    '6 credits per second at 720p (480p 4, 1080p 10) plus 2 per reference image',
+    { seconds: 5, referenceImages: 3, settings: ['1080p'] },
+    56,
+  ],
   ['6 credits per image plus 1 per reference image', { count: 1, referenceImages: 2 }, 8],
   ['6 credits per second; 2 credits per reference image', { seconds: 10, referenceImages: 1 }, 62],
   ['100 credits per scene', { scenes: 3 }, 300],
@@ -45,7 +49,11 @@ const CASES: [string, CreditUsage, number | 'unbounded'][] = [
   ['from 12 credits per image', {}, 'unbounded'],
   ['starting at 5 credits', {}, 'unbounded'],
   ['12+ credits', {}, 'unbounded'],
-  ['12 credits per image at 1024x1024 auto quality; scales with size and quality', { settings: ['1024x1024', 'auto'] }, 'unbounded'],
+  [
+    '12 credits per image at 1024x1024 auto quality; scales with size and quality',
+    { settings: ['1024x1024', 'auto'] },
+    'unbounded',
+  ],
   ['depends on duration and resolution', {}, 'unbounded'],
   ['scales with size and quality', {}, 'unbounded'],
   ['', {}, 'unbounded'],
@@ -67,9 +75,11 @@ describe('boundFromCredits', () => {
 
   it('never takes just the first number', () => {
     // The first number (15) is the cheapest tier: the old reader quoted 60 for 4 images at 4K.
-    expect(boundFromCredits('15 credits per image at 1K (2K 20, 4K 30)', { count: 4, settings: ['4K'] })).toMatchObject({
-      credits: 120,
-    });
+    expect(boundFromCredits('15 credits per image at 1K (2K 20, 4K 30)', { count: 4, settings: ['4K'] })).toMatchObject(
+      {
+        credits: 120,
+      },
+    );
   });
 
   it('undefined and null texts are unbounded, never zero', () => {

@@ -37,7 +37,11 @@ async function decide(confirm: ConfirmPolicy, est: Estimate, elicit?: () => Prom
 }
 
 const CEILING = unboundedEstimate({ priceTable: {}, maxCreditsPerCall: 2000 }, ['animate_gesture'], 'reported after');
-const TABLE = unboundedEstimate({ priceTable: { animate_gesture: 150 }, maxCreditsPerCall: 2000 }, ['animate_gesture'], 'x');
+const TABLE = unboundedEstimate(
+  { priceTable: { animate_gesture: 150 }, maxCreditsPerCall: 2000 },
+  ['animate_gesture'],
+  'x',
+);
 
 describe('unbounded quotes need explicit consent', () => {
   it.each<[string, ConfirmPolicy]>([

@@ -33,7 +33,10 @@ export const dVideoT2v: ModelSpec = defineModel({
     const d = p.duration;
     // Default duration is not published: the dearer one, so the quote never falls short.
     const seconds = d === 10 || d === 15 ? d : 15;
-    const basis = d === seconds ? `${d} s = ${PRICES[seconds]} credits` : '15 s = 100 credits (default duration not published; the dearer assumed)';
+    const basis =
+      d === seconds
+        ? `${d} s = ${PRICES[seconds]} credits`
+        : '15 s = 100 credits (default duration not published; the dearer assumed)';
     return specPrice(PRICES[seconds]!, basis, catalogCredits, { seconds, settings: [`${seconds}s`] });
   },
 });

@@ -14,7 +14,7 @@ export type ModelMedia = 'image' | 'video';
  * nothing published bounds it (`bounded: false`; run_model then quotes the operator table or the ceiling).
  */
 export type ModelPrice =
-  | { bounded: true; credits: number; /** starts with `spec:` or `catalog:` */ basis: string }
+  | { bounded: true; credits: number /** starts with `spec:` or `catalog:` */; basis: string }
   | { bounded: false; basis: string };
 
 export interface ModelSpec {
@@ -134,7 +134,8 @@ export function catalogPrice(catalogCredits: string | undefined, usage: PriceUsa
  */
 export function specPrice(credits: number, basis: string, catalogCredits?: string, usage?: PriceUsage): ModelPrice {
   const c = catalogPrice(catalogCredits, usage);
-  if (c.bounded && c.credits > credits) return { bounded: true, credits: c.credits, basis: `${c.basis} (above spec: ${basis})` };
+  if (c.bounded && c.credits > credits)
+    return { bounded: true, credits: c.credits, basis: `${c.basis} (above spec: ${basis})` };
   return { bounded: true, credits, basis: `spec: ${basis}` };
 }
 
@@ -149,7 +150,8 @@ export function usageOf(params: Record<string, unknown>): PriceUsage {
   );
   return {
     settings: [...settings, secondsLabel(seconds)],
-    count: num(params, 'num_images') ?? num(params, 'max_images') ?? num(params, 'num_outputs') ?? num(params, 'n') ?? 1,
+    count:
+      num(params, 'num_images') ?? num(params, 'max_images') ?? num(params, 'num_outputs') ?? num(params, 'n') ?? 1,
     seconds,
     referenceImages: countOf(params, 'reference_image_urls') ?? countOf(params, 'image_urls'),
   };
