@@ -47,6 +47,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: '10000',
   },
   {
+    env: 'GENPLAT_PRICE_TABLE',
+    meaning:
+      'Operator price table for calls whose price the platform does not publish (gestures, family videos, catalog texts without a bound): a JSON file path or inline JSON `{"<tool>": N, "run_model:<model id>": N, "create_family_video:<model>": N}`, N = displayed credits per call, an upper bound. The most specific key wins. Such calls always need explicit consent.',
+    default: 'unset: the per-call ceiling is quoted',
+  },
+  {
     env: 'GENPLAT_STATE_DIR',
     flag: '--state-dir',
     meaning: 'Job ledger, token nonces and HMAC secret. Sandbox state goes in its `sandbox/` subfolder.',

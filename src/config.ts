@@ -2,6 +2,7 @@
  * Configuration: one zod schema over env vars and command-line flags.
  * This is the only module that reads `process.env` (callers pass it in, so tests never touch the real one).
  */
+import { readFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
@@ -78,6 +79,11 @@ export interface Config {
   /** Hard ceilings in displayed credits; refused whatever the consent. */
   maxCreditsPerCall: number;
   maxCreditsPerDay: number;
+  /**
+   * Operator price table (GENPLAT_PRICE_TABLE): displayed credits per call, used as the quote where nothing
+   * the platform publishes bounds the price. Keys: `<tool>`, `run_model:<model id>`, `<tool>:<model>` etc.
+   */
+  priceTable: Record<string, number>;
   stateDir: string;
   toolsets: Toolset[];
   readOnly: boolean;
@@ -121,6 +127,7 @@ const EnvSchema = z.object({
   GENPLAT_CONFIRM: z.string().optional(),
   GENPLAT_MAX_CREDITS_PER_CALL: intFrom('GENPLAT_MAX_CREDITS_PER_CALL', 0).optional(),
   GENPLAT_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_MAX_CREDITS_PER_DAY', 0).optional(),
+  GENPLAT_PRICE_TABLE: z.string().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
     .string()
@@ -244,6 +251,54 @@ function parseConfirm(input: string | undefined, problems: string[]): ConfirmPol
   if (m) return { mode: 'above', credits: Number(m[1]) };
   problems.push(`GENPLAT_CONFIRM must be "always", "never" or "above:N" (N in displayed credits), got "${input}"`);
   return { mode: 'always' };
+}
+
+/**
+ * GENPLAT_PRICE_TABLE: inline JSON (starts with `{` or `[`) or a path to a JSON file holding
+ * `{"<key>": <displayed credits>}`. Each bad entry is reported by its key; the table is then unusable.
+ */
+export function parsePriceTable(raw: string | undefined, problems: string[]): Record<string, number> {
+  const source = raw?.trim();
+  if (!source) return {};
+  let text = source;
+  // Inline JSON starts like JSON; anything else is a file path.
+  if (!/^[[{]/.test(source)) {
+    try {
+      text = readFileSync(source, 'utf8');
+    } catch (err) {
+      problems.push(
+        `GENPLAT_PRICE_TABLE: cannot read the file "${source}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+      return {};
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    problems.push('GENPLAT_PRICE_TABLE: not valid JSON; expected {"<tool or tool:model>": <displayed credits>, …}');
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('GENPLAT_PRICE_TABLE: must be a JSON object {"<tool or tool:model>": <displayed credits>, …}');
+    return {};
+  }
+  const table: Record<string, number> = {};
+  let bad = false;
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!/^[a-z_]+(:.+)?$/.test(key)) {
+      problems.push(
+        `GENPLAT_PRICE_TABLE: key "${key}" must be a tool name or "<tool>:<model>", e.g. "run_model:flux-2-pro"`,
+      );
+      bad = true;
+    } else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      problems.push(`GENPLAT_PRICE_TABLE: key "${key}" must map to a non-negative number of displayed credits`);
+      bad = true;
+    } else {
+      table[key] = value;
+    }
+  }
+  return bad ? {} : table;
 }
 
 function parseToolsets(raw: string | undefined, problems: string[], source: string): Toolset[] {
@@ -371,6 +426,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     cli.toolsets ? '--toolsets' : 'GENPLAT_TOOLSETS',
   );
 
+  const priceTable = parsePriceTable(e.GENPLAT_PRICE_TABLE, problems);
   const maxCreditsPerCall = e.GENPLAT_MAX_CREDITS_PER_CALL ?? 2000;
   const maxCreditsPerDay = e.GENPLAT_MAX_CREDITS_PER_DAY ?? 10000;
   if (maxCreditsPerCall > maxCreditsPerDay) {
@@ -407,6 +463,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     confirm,
     maxCreditsPerCall,
     maxCreditsPerDay,
+    priceTable,
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
     toolsets,

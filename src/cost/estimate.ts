@@ -1,11 +1,39 @@
 /**
  * The spec's prices as pure functions (platform-api.md, "Limits" → "Credit costs", and each endpoint's
  * "Cost" line). All figures are displayed credits; API units = credits / 100 (spec, general convention 4).
- * Where the spec gives no price before submission, the estimate is an assumption and its `basis` says so:
- * the cost guard then still asks for consent with a figure, and the ledger later records the real charge.
+ * Every estimate is an upper bound of what the platform can charge by what it publishes (design.md §1.1).
+ * Where nothing published bounds the price, `unboundedEstimate` quotes the operator's price table or the
+ * per-call ceiling with `bounded: false`, and the cost guard then always asks explicitly.
  */
-import { UserInputError } from '../errors.js';
+import type { Config } from '../config.js';
 import { type Estimate, estimate } from '../jobs/envelope.js';
+import { boundFromCredits } from './catalog-credits.js';
+
+/**
+ * The quote for a call whose price nothing published bounds: the first of `keys` found in the operator price
+ * table (GENPLAT_PRICE_TABLE; most specific key first), else the per-call ceiling, which the ceilings then
+ * let through exactly and no further. `why` says what is unpublished.
+ */
+export function unboundedEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  keys: readonly string[],
+  why: string,
+): Estimate {
+  const key = keys.find((k) => config.priceTable[k] !== undefined);
+  if (key !== undefined) {
+    const credits = config.priceTable[key]!;
+    return estimate(
+      credits,
+      `price not published (${why}); ${credits} credits from the operator price table (GENPLAT_PRICE_TABLE "${key}")`,
+      { bounded: false },
+    );
+  }
+  return estimate(
+    config.maxCreditsPerCall,
+    `price not published (${why}); quoted at the per-call ceiling of ${config.maxCreditsPerCall} credits (GENPLAT_MAX_CREDITS_PER_CALL); set GENPLAT_PRICE_TABLE "${keys[0]}" for a tighter figure`,
+    { bounded: false },
+  );
+}
 
 /** POST /video/generate: "Cost is 1 API credit unit (100 displayed credits) per video." */
 export const TALKING_VIDEO_CREDITS = 100;
@@ -19,15 +47,6 @@ export const PRODUCT_HUMAN_LONG_CREDITS = 200;
 export const PRODUCT_HUMAN_SHORT_LIMIT_S = 15;
 /** <vendorF> route: "Cost is scenes.length x (100 for fast, 200 for pro) displayed credits." */
 export const SCENE_CREDITS = { fast: 100, pro: 200 } as const;
-/** Gestures: the spec says only "reported in credits_charged"; 100 is our assumption (same as a talking video). */
-export const GESTURE_ASSUMED_CREDITS = 100;
-/**
- * Dedicated family (POST /<vendorC>/generate): the price comes back as `estimated_credits` only after
- * submission. Assumed per-model figures so the guard has a number to show; the README marks them assumed.
- */
-export const FAMILY_ASSUMED_CREDITS: Record<string, number> = { default: 200 };
-/** Shoppable: the packs response shape is "not shown"; used when a pack carries no credits figure. */
-export const SHOPPABLE_ASSUMED_CREDITS = { image: 100, video: 200 } as const;
 
 export function talkingVideoEstimate(): Estimate {
   return estimate(TALKING_VIDEO_CREDITS, 'fixed price of POST /video/generate: 100 credits per video');
@@ -39,6 +58,21 @@ export function customAvatarEstimate(): Estimate {
 
 export function productV2Estimate(): Estimate {
   return estimate(PRODUCT_V2_CREDITS, 'fixed price of the v2 product-in-hand engine: 100 credits per generation');
+}
+
+/**
+ * Text-to-speech length is known only once the platform speaks the script, so the quote uses an upper bound:
+ * the longer of words at a slow 1.5 words/s (90 a minute; ordinary speech is ~150) and characters at a slow
+ * 10/s (ordinary ~15). Digits count as words each ("2025" is spoken as several). Never used to refuse input.
+ */
+export const SLOW_WORDS_PER_SECOND = 1.5;
+export const SLOW_CHARS_PER_SECOND = 10;
+
+export function speechSecondsUpperBound(script: string): number {
+  const s = script.trim();
+  const words = s.split(/\s+/).filter(Boolean).length;
+  const digits = (s.match(/\d/g) ?? []).length;
+  return Math.max(Math.ceil((words + digits) / SLOW_WORDS_PER_SECOND), Math.ceil(s.length / SLOW_CHARS_PER_SECOND));
 }
 
 /**
@@ -67,25 +101,25 @@ export function scenesEstimate(scenes: number, tier: 'fast' | 'pro'): Estimate {
 }
 
 /**
- * Content library: "Cost follows the template's credit value", a string (e.g. "100", "150 credits").
- * @throws UserInputError on `field` when the template's credit cannot be read as a number.
+ * Content library: "Cost follows the template's credit value", a string ("100", "150 credits", "100-200").
+ * Read like a catalog text (every number; a range gives its upper end); a value without a bound
+ * ("from 100", words) is unpublished → the operator table or the ceiling, with explicit consent.
  */
-export function templateEstimate(credit: string | number | undefined, field = 'template_id'): Estimate {
-  const n = typeof credit === 'number' ? credit : Number(/(\d+(?:\.\d+)?)/.exec(credit ?? '')?.[1] ?? Number.NaN);
-  if (!Number.isFinite(n) || n < 0) {
-    throw new UserInputError(
-      field,
-      `the template's credit value ${JSON.stringify(credit ?? null)} is not a number, so its cost is unknown`,
-      'Check the template with list_templates (or pick another); nothing was sent or charged.',
-    );
-  }
-  return estimate(n, `the template's credit value (${JSON.stringify(credit)})`);
+export function templateEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  templateId: string,
+  credit: string | number | undefined,
+): Estimate {
+  const b = boundFromCredits(credit === undefined ? undefined : String(credit), {});
+  if (b.bounded) return estimate(b.credits, `the template's credit value ${JSON.stringify(credit)}`);
+  return unboundedEstimate(config, [`create_template_video:${templateId}`, 'create_template_video'], b.reason);
 }
 
-export function gestureEstimate(): Estimate {
-  return estimate(
-    GESTURE_ASSUMED_CREDITS,
-    'assumed: the platform states the gesture price only after submission (credits_charged); 100 credits assumed',
+export function gestureEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>): Estimate {
+  return unboundedEstimate(
+    config,
+    ['animate_gesture'],
+    'the platform reports the gesture price only after submission, in credits_charged',
   );
 }
 
@@ -97,20 +131,25 @@ export function upscaleEstimate(quoteCredits: number): Estimate {
   return estimate(quoteCredits, 'the upscale quote (POST /upscale/quote); submission takes its own current quote');
 }
 
-export function familyEstimate(model: string): Estimate {
-  const credits = FAMILY_ASSUMED_CREDITS[model] ?? FAMILY_ASSUMED_CREDITS.default!;
-  return estimate(
-    credits,
-    `assumed ${credits} credits for ${model}: the platform returns estimated_credits only after submission`,
+/** Dedicated family: `estimated_credits` comes back only after submission, so no pre-send bound exists. */
+export function familyEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>, model: string): Estimate {
+  return unboundedEstimate(
+    config,
+    [`create_family_video:${model}`, 'create_family_video'],
+    'the platform returns estimated_credits only after submission',
   );
 }
 
-export function shoppableEstimate(media: 'image' | 'video', packCredits: number | undefined): Estimate {
-  if (packCredits !== undefined && Number.isFinite(packCredits)) {
+/** Shoppable: the packs' credits when the packs answer carries them; the spec publishes no shoppable price. */
+export function shoppableEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  media: 'image' | 'video',
+  packCredits: number | undefined,
+  category: string,
+): Estimate {
+  if (packCredits !== undefined && Number.isFinite(packCredits) && packCredits >= 0) {
     return estimate(packCredits, 'the pack’s credits figure from GET /shopable/packs');
   }
-  return estimate(
-    SHOPPABLE_ASSUMED_CREDITS[media],
-    `assumed ${SHOPPABLE_ASSUMED_CREDITS[media]} credits: the packs list gives no price for this ${media}`,
-  );
+  const tool = `create_shoppable_${media}`;
+  return unboundedEstimate(config, [`${tool}:${category}`, tool], `the packs list gives no price for this ${media}`);
 }

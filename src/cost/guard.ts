@@ -81,7 +81,10 @@ export function unsettledWarning(earlier: JobRecord): string {
 /** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
 export function consentMessage(tool: string, est: Estimate, summary: string, earlier?: JobRecord): string {
   const warning = earlier ? `${unsettledWarning(earlier)} ` : '';
-  return `${warning}${tool} will spend ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+  if (!est.bounded) {
+    return `${warning}${tool}: ${summary}. The platform publishes no price for this call; it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}), a figure that is not the platform's: ${est.basis}. The real charge is known only after the job starts. Confirm to start the job.`;
+  }
+  return `${warning}${tool} will spend at most ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
 }
 
 /**
@@ -103,6 +106,16 @@ export async function findUnsettledDuplicate(
       (owner === undefined || r.owner === owner) &&
       (r.outcome === 'unknown' || r.outcome === 'pending'),
   );
+}
+
+/**
+ * Whether the policy alone may consent. Never for an unbounded estimate: its figure is ours (an operator table
+ * or the ceiling), not the platform's, so a threshold or `never` cannot stand for the user's consent to it.
+ */
+function policyConsents(policy: GuardDeps['config']['confirm'], est: Estimate): boolean {
+  if (!est.bounded) return false;
+  if (policy.mode === 'never') return true;
+  return policy.mode === 'above' && est.credits <= policy.credits;
 }
 
 /**
@@ -208,11 +221,10 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   }
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
-  // A resend past an unknown/pending identical submission may be a second charge for the same job: never
-  // auto-approved, whatever GENPLAT_CONFIRM says; only a person's answer or a token quoted with the warning.
-  const policy = deps.config.confirm;
-  if (!earlier && policy.mode === 'never') return { kind: 'allow', consent: 'policy', fingerprint: fp };
-  if (!earlier && policy.mode === 'above' && est.credits <= policy.credits) {
+  // A resend past an unknown/pending identical submission may be a second charge for the same job, and an
+  // unbounded quote is our figure, not the platform's: neither is ever auto-approved, whatever GENPLAT_CONFIRM
+  // says; only a person's answer or a token quoted with the warning.
+  if (!earlier && policyConsents(deps.config.confirm, est)) {
     return { kind: 'allow', consent: 'policy', fingerprint: fp };
   }
 
@@ -263,7 +275,11 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
       confirmation_token: token,
       expires_at: expiresAt.toISOString(),
       ...(reason ? { reason } : {}),
-      next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user the cost (${fmt(est.credits)} credits = ${apiUnits(est)}) and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
+      next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user ${
+        est.bounded
+          ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
+          : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
+      } and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
     },
   };
 }

@@ -20,12 +20,26 @@ export const EstimateSchema = z.object({
   credits: z.number().describe('displayed credits'),
   api_units: z.number().describe('API credit units (credits / 100)'),
   basis: z.string().describe('how the estimate was computed'),
+  bounded: z
+    .boolean()
+    .describe(
+      'true: published prices bound the charge; false: no published price (operator table or per-call ceiling)',
+    ),
 });
 export type Estimate = z.infer<typeof EstimateSchema>;
 
-/** Displayed credits → the estimate record (API units are displayed credits / 100). */
-export function estimate(credits: number, basis: string): Estimate {
-  return { credits, api_units: Math.round(credits) / 100, basis };
+/**
+ * Displayed credits → the estimate record (API units are displayed credits / 100). `bounded: false` marks a
+ * figure that no published price backs (an operator's table or the per-call ceiling): consent is then always
+ * explicit (cost/guard.ts).
+ */
+export function estimate(credits: number, basis: string, opts: { bounded?: boolean } = {}): Estimate {
+  return { credits, api_units: Math.round(credits) / 100, basis, bounded: opts.bounded ?? true };
+}
+
+/** Ledger records written before `bounded` existed were all quoted from published prices (or assumptions). */
+export function withBounded(e: Omit<Estimate, 'bounded'> & { bounded?: boolean }): Estimate {
+  return { ...e, bounded: e.bounded ?? true };
 }
 
 export const OutputSchema = z.object({

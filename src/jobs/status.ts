@@ -9,7 +9,7 @@
  * - upscale: preparing/charged are in progress; completed, refunded and failed are terminal.
  */
 import type { ApiResult, PlatformClient } from '../client/types.js';
-import type { JobEnvelope, JobOutput } from './envelope.js';
+import { type JobEnvelope, type JobOutput, withBounded } from './envelope.js';
 import { isPollable, type JobRef } from './handle.js';
 import { aboveQuoteSentence, reconcile } from './reconcile.js';
 import type { JobRecord } from './store.js';
@@ -302,7 +302,7 @@ export function viewEnvelope(handle: string, ref: JobRef, view: JobView, rec?: J
     status: view.status,
     handle,
     kind: ref.kind,
-    ...(rec?.estimate ? { estimate: rec.estimate } : {}),
+    ...(rec?.estimate ? { estimate: withBounded(rec.estimate) } : {}),
     ...(Object.keys(remote).length ? { remote } : {}),
     outputs: view.outputs,
     ...(view.reason ? { reason: view.reason } : {}),

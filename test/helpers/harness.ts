@@ -11,6 +11,9 @@
  * Defaults worth knowing:
  * - `confirm` is `{mode: 'never'}` so tool tests reach the platform in one call; consent tests pass
  *   `config: { confirm: { mode: 'always' } }`. Ceilings stay at the real defaults (2000 / 10000).
+ * - An unpublished price (`estimate.bounded: false`) is never auto-approved by a policy, so under `never` or
+ *   `above:N` `call` answers such a `confirmation_required` once with its token, like a user who agrees to
+ *   the quoted figure; pass `{raw: true}` to see the consent answer itself.
  * - The client declares no elicitation unless `onElicit` is given (`'never'` = declare it, never answer).
  * - Polling runs every `pollIntervalMs` (default 20 ms: sim 'test' jobs finish in ~20 ms).
  * - Logs are captured in `logs` (set HARNESS_LOG=1 to also print them to stderr).
@@ -72,6 +75,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Request timeout in ms (SDK default 60 s). */
   timeout?: number;
+  /** Return a consent answer for an unpublished price as is, instead of confirming it with its token. */
+  raw?: boolean;
 }
 
 export interface Harness {
@@ -182,12 +187,22 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       config,
       stateDir,
       logs,
-      call: async (name, args = {}, o = {}) =>
-        (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-          ...(o.onprogress ? { onprogress: o.onprogress } : {}),
-          ...(o.signal ? { signal: o.signal } : {}),
-          ...(o.timeout ? { timeout: o.timeout } : {}),
-        })) as CallToolResult,
+      call: async (name, args = {}, o = {}) => {
+        const once = async (a: Record<string, unknown>) =>
+          (await client.callTool({ name, arguments: a }, CallToolResultSchema, {
+            ...(o.onprogress ? { onprogress: o.onprogress } : {}),
+            ...(o.signal ? { signal: o.signal } : {}),
+            ...(o.timeout ? { timeout: o.timeout } : {}),
+          })) as CallToolResult;
+        const r = await once(args);
+        const s = structured(r) as { status?: string; confirmation_token?: string; estimate?: { bounded?: boolean } };
+        const unboundedAsk =
+          s.status === 'confirmation_required' && s.estimate?.bounded === false && s.confirmation_token;
+        if (o.raw || !unboundedAsk || config.confirm.mode === 'always' || args.confirmation_token !== undefined) {
+          return r;
+        }
+        return once({ ...args, confirmation_token: s.confirmation_token });
+      },
       close: closeAll,
     };
   } catch (err) {

@@ -61,7 +61,7 @@ describe('catalog', () => {
     expect(ids.filter((i) => i.endsWith('-edit')).length).toBeGreaterThanOrEqual(8);
     expect(ids.some((i) => i.startsWith('seedance-2.'))).toBe(false);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const m of buildCatalog(vendors)) expect(m.credits).toMatch(/^\d+ credits/);
+    for (const m of buildCatalog(vendors)) expect(m.credits).toMatch(/\d+ credits/);
   });
 
   it('follows an overridden vendor name', () => {

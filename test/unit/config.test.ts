@@ -338,3 +338,33 @@ describe('problem reporting', () => {
     expect(found.join('\n')).toContain('[redacted]');
   });
 });
+
+describe('GENPLAT_PRICE_TABLE', () => {
+  it('reads inline JSON and a JSON file; unset is an empty table', async () => {
+    expect(load(REAL).priceTable).toEqual({});
+    const inline = '{"animate_gesture": 150, "run_model:flux-2-pro-edit": 80, "create_family_video:seedance-2.5": 400}';
+    expect(load({ ...REAL, GENPLAT_PRICE_TABLE: inline }).priceTable).toEqual({
+      animate_gesture: 150,
+      'run_model:flux-2-pro-edit': 80,
+      'create_family_video:seedance-2.5': 400,
+    });
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'genplat-price-')), 'prices.json');
+    writeFileSync(file, '{"animate_gesture": 120}');
+    expect(load({ ...REAL, GENPLAT_PRICE_TABLE: file }).priceTable).toEqual({ animate_gesture: 120 });
+  });
+
+  it.each([
+    ['{"animate_gesture": -1}', /key "animate_gesture" must map to a non-negative number/],
+    ['{"animate_gesture": "150"}', /key "animate_gesture" must map to a non-negative number/],
+    ['{"Animate Gesture": 150}', /key "Animate Gesture" must be a tool name/],
+    ['{"animate_gesture": 150,', /not valid JSON/],
+    ['[150]', /must be a JSON object/],
+    ['/nonexistent/prices.json', /cannot read the file/],
+  ])('%s is a config error naming the problem', (value, message) => {
+    const found = problems({ ...REAL, GENPLAT_PRICE_TABLE: value });
+    expect(found.join('\n')).toMatch(/GENPLAT_PRICE_TABLE/);
+    expect(found.join('\n')).toMatch(message);
+  });
+});

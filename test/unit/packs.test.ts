@@ -115,7 +115,9 @@ describe('packCredits', () => {
   it('prices a video by duration when the pack does', () => {
     const [p] = readPacks([{ value: 'a', credits: { video: { '15s': 200, '30s': 400 } } }]);
     expect(packCredits(p, 'video', '30')).toBe(400);
-    expect(packCredits(p, 'video', '45')).toBeUndefined();
+    // An unlisted or omitted duration: the dearest listed price bounds whatever the platform picks.
+    expect(packCredits(p, 'video', '45')).toBe(400);
+    expect(packCredits(p, 'video')).toBe(400);
   });
 });
 

@@ -193,16 +193,19 @@ export function matchOption(options: string[], value: string): string | undefine
 
 /**
  * The pack's displayed-credit price for one generation, when the packs answer carries one (a video priced per
- * duration uses the requested duration). Undefined otherwise: `shoppableEstimate` then uses the assumed price
- * from `src/cost/estimate.ts`, since the spec publishes no shoppable prices.
+ * duration uses the requested duration, else the dearest). Undefined otherwise: `shoppableEstimate` then quotes
+ * the operator price table or the per-call ceiling, since the spec publishes no shoppable prices.
  */
 export function packCredits(pack: Pack | undefined, media: 'image' | 'video', duration?: string): number | undefined {
   const c = pack?.credits;
-  if (media === 'video' && c?.byDuration && duration !== undefined) {
-    const key = matchOption(Object.keys(c.byDuration), duration);
+  if (media === 'image') return c?.image;
+  if (c?.byDuration) {
+    const key = duration === undefined ? undefined : matchOption(Object.keys(c.byDuration), duration);
     if (key !== undefined) return c.byDuration[key];
+    // Duration unknown or unlisted: the dearest listed price bounds whatever the platform picks.
+    return Math.max(...Object.values(c.byDuration), c.video ?? 0);
   }
-  return media === 'image' ? c?.image : c?.video;
+  return c?.video;
 }
 
 export interface PackView {

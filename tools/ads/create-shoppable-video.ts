@@ -33,7 +33,12 @@ export default defineTool({
     kind: () => 'shoppable_video' as const,
     async estimate(input, ctx) {
       const { pack, duration } = choosePack(readPacks(await ctx.catalog.packs()), input);
-      return shoppableEstimate('video', packCredits(pack, 'video', duration ?? pack.defaults?.duration));
+      return shoppableEstimate(
+        ctx.config,
+        'video',
+        packCredits(pack, 'video', duration ?? pack.defaults?.duration),
+        pack.category,
+      );
     },
     summary: (input) =>
       `shoppable video, ${input.category}/${input.format}, ${input.duration ?? 'default'} s, ${input.image_urls.length} image(s)`,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
+import { familyEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import { estimate } from '../../src/jobs/envelope.js';
 import { vendorName } from '../../src/vendors.js';
-import { type FAMILY_SUFFIXES, familyIds } from './models/family.js';
+import { familyIds } from './models/family.js';
 
 /**
  * The spec shows only the field names seen for <vendorC>-2.5 ("full parameter sets: not shown"). Our
@@ -12,20 +12,6 @@ import { type FAMILY_SUFFIXES, familyIds } from './models/family.js';
  * duration a whole number of seconds 1-15, aspect_ratio `W:H`, resolution `<N>p` or `4k`.
  */
 const MAX_DURATION_S = 15;
-
-/**
- * Assumed credits per second by model, because the platform reports `estimated_credits` only after
- * submission. Deliberately on the high side so consent never understates the cost.
- */
-const ASSUMED_PER_SECOND: Record<(typeof FAMILY_SUFFIXES)[number], number> = {
-  '-2.5': 20,
-  '-2.0': 15,
-  '-2.0-fast': 10,
-};
-/** Default duration is not published: price the omitted case as 10 s (an assumption, high side). */
-const ASSUMED_DEFAULT_DURATION_S = 10;
-/** Above 720p the assumption doubles, since resolution usually drives video price. */
-const HIGH_RES = /^(1080p|1440p|2160p|4k)$/i;
 
 /** @throws ConfigurationError naming GENPLAT_VENDORS when <vendorC> is unset. */
 function familyModels(config: Config): string[] {
@@ -37,7 +23,7 @@ export default defineTool({
   title: 'Create a dedicated-family video',
   toolset: 'enterprise',
   description:
-    'Starts a dedicated-family video (ids marked create_family_video in list_models) and returns a job handle. Billable — first call returns an assumed quote; the platform reports its own estimate after submission. Then call wait_for_jobs.',
+    'Starts a dedicated-family video (ids marked create_family_video in list_models) and returns a job handle. Billable — price unpublished (the platform reports it after submission), so every call needs explicit consent to a quote. Then call wait_for_jobs.',
   input: {
     model: z.string().min(1).max(64).describe('family model id from list_models, e.g. <name>-2.5'),
     prompt: z.string().min(1).max(2000).describe('what the video shows'),
@@ -63,17 +49,8 @@ export default defineTool({
   },
   billable: {
     kind: () => 'family_video' as const,
-    async estimate(input, ctx) {
-      const vendorC = vendorName(ctx.config.vendors, 'C', 'create_family_video');
-      const suffix = input.model.slice(vendorC.length) as keyof typeof ASSUMED_PER_SECOND;
-      const perSecond = ASSUMED_PER_SECOND[suffix] ?? ASSUMED_PER_SECOND['-2.5'];
-      const seconds = input.duration ?? ASSUMED_DEFAULT_DURATION_S;
-      const factor = input.resolution && HIGH_RES.test(input.resolution) ? 2 : 1;
-      return estimate(
-        perSecond * seconds * factor,
-        `assumed: ${perSecond} credits/s × ${seconds} s${input.duration ? '' : ' (default duration assumed)'}${factor > 1 ? ' × 2 above 720p' : ''}; the platform reports estimated_credits only after submission`,
-      );
-    },
+    // estimated_credits comes back only after submission: no pre-send bound is published (explicit consent).
+    estimate: async (input, ctx) => familyEstimate(ctx.config, input.model),
     summary: (i) =>
       `family video ${i.model}${i.duration ? `, ${i.duration} s` : ''}${i.resolution ? `, ${i.resolution}` : ''}`,
   },

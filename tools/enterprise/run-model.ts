@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CatalogEntry } from '../../src/client/schemas.js';
+import { unboundedEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { estimate } from '../../src/jobs/envelope.js';
@@ -12,12 +13,12 @@ import { looksLikeFamilyId } from './models/family.js';
  * validate/estimate/run: tools/list needs none of them, and every module loaded before it is start-up time.
  */
 async function models() {
-  const [{ matchModel }, { checkParams }, { catalogPrice }] = await Promise.all([
+  const [{ matchModel }, { checkParams }, { catalogPrice, usageOf }] = await Promise.all([
     import('./models/index.js'),
     import('./models/check.js'),
     import('./models/spec.js'),
   ]);
-  return { matchModel, checkParams, catalogPrice };
+  return { matchModel, checkParams, catalogPrice, usageOf };
 }
 
 /**
@@ -71,12 +72,11 @@ export default defineTool({
     kind: () => 'model' as const,
     async estimate(input, ctx) {
       const entry = await catalogEntry(input.model, ctx);
-      const { matchModel, catalogPrice } = await models();
+      const { matchModel, catalogPrice, usageOf } = await models();
       const spec = matchModel(input.model, ctx.config.vendors);
-      const price = spec
-        ? spec.price(input.params, entry.credits)
-        : catalogPrice(asMedia(entry.media) ?? 'video', entry.credits);
-      return estimate(price.credits, price.basis);
+      const price = spec ? spec.price(input.params, entry.credits) : catalogPrice(entry.credits, usageOf(input.params));
+      if (price.bounded) return estimate(price.credits, price.basis);
+      return unboundedEstimate(ctx.config, [`run_model:${input.model}`, 'run_model'], price.basis);
     },
     summary: (input) => {
       const media = mediaSeen.get(input.model);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
-import { EstimateSchema, JOB_STATUSES, OutputSchema } from '../../src/jobs/envelope.js';
+import { EstimateSchema, JOB_STATUSES, OutputSchema, withBounded } from '../../src/jobs/envelope.js';
 import { ReconciliationSchema, reconcile } from '../../src/jobs/reconcile.js';
 import { SpendSchema, spendToday } from '../../src/jobs/spend.js';
 import type { JobRecord } from '../../src/jobs/store.js';
@@ -51,7 +51,7 @@ export default defineTool({
       tool: r.tool,
       status: r.status,
       summary: r.summary,
-      ...(r.estimate ? { estimate: r.estimate } : {}),
+      ...(r.estimate ? { estimate: withBounded(r.estimate) } : {}),
       ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
       ...withReconciliation(r),
       ...(r.reason ? { reason: r.reason } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { templateEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { checkPublicMediaUrl } from '../../src/guards/url.js';
@@ -37,13 +38,8 @@ export default defineTool({
     async estimate(input, ctx) {
       const t = await templateOf(input.template_id, ctx);
       const credits = templateCredits(t.credit);
-      if (credits === undefined) {
-        throw new UserInputError(
-          'template_id',
-          `this template's credit value "${t.credit}" is not a plain number, so its cost cannot be quoted`,
-          'Pick another template with list_templates; nothing was sent or charged.',
-        );
-      }
+      // Not a plain figure: read it like a catalog text (a cap or range bounds it); else it is unpublished.
+      if (credits === undefined) return templateEstimate(ctx.config, t.id, t.credit);
       return estimate(credits, `template "${t.title}" credit value "${t.credit}"`);
     },
     summary: (input) =>

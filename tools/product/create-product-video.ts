@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { ProductEngine } from '../../src/client/types.js';
 import type { VendorLetter } from '../../src/config.js';
-import { productHumanEstimate, productV2Estimate, scenesEstimate } from '../../src/cost/estimate.js';
+import {
+  productHumanEstimate,
+  productV2Estimate,
+  SLOW_CHARS_PER_SECOND,
+  SLOW_WORDS_PER_SECOND,
+  scenesEstimate,
+  speechSecondsUpperBound,
+} from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { vendorName } from '../../src/vendors.js';
@@ -12,12 +19,6 @@ import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';
 const AUDIO_LIMIT_S = { v2: 90, human: 30 } as const;
 /** The vendor letter in each engine's route (spec, "Product-in-hand"). */
 const ENGINE_VENDOR: Record<ProductEngine, VendorLetter> = { v2: 'L', human: 'M', scenes: 'F' };
-/**
- * Text-to-speech length is unknown before the platform speaks it. Ordinary pace is ~15 characters per
- * second; we price at a slow 10 (about 100 words a minute) so the estimate errs high: the consented tier is
- * never below the charged one for ordinary speech. Used only to price the human engine, never to refuse input.
- */
-const TTS_CHARS_PER_SECOND = 10;
 /** The spec gives no script length limit; this bounds input size only (90 s of speech is ~1,350 characters). */
 const SCRIPT_MAX = 5000;
 
@@ -41,7 +42,7 @@ export default defineTool({
       .positive()
       .max(AUDIO_LIMIT_S.v2)
       .optional()
-      .describe('voice_url length in s, for the human price; not sent'),
+      .describe('voice_url length in s; checked against the engine limit, never lowers the quote; not sent'),
     project_id: projectId().optional(),
     webhook_url: webhookUrlField('HTTPS callback URL; host must be allow-listed'),
     scenes: z
@@ -98,15 +99,15 @@ export default defineTool({
           : { ...e, basis: `${e.basis}; model omitted and its default is unpublished, so priced as pro` };
       }
       if (input.voice_url !== undefined) {
-        // An audio URL's length cannot be known locally: the upper price unless the caller states it.
-        const e = productHumanEstimate(input.audio_seconds);
-        return input.audio_seconds === undefined ? e : { ...e, basis: `${e.basis}, as stated in audio_seconds` };
+        // The audio's length cannot be measured locally, and a caller's audio_seconds is a claim, not a
+        // measurement: the upper tier, always.
+        return productHumanEstimate(undefined);
       }
-      const seconds = Math.ceil((input.script ?? '').length / TTS_CHARS_PER_SECOND);
+      const seconds = speechSecondsUpperBound(input.script ?? '');
       const e = productHumanEstimate(seconds);
       return {
         ...e,
-        basis: `${e.basis}; speech length estimated from the script at a slow ~${TTS_CHARS_PER_SECOND} characters/second so the quote errs high; the platform's measured length decides`,
+        basis: `${e.basis}; speech length bounded from the script at a slow ${SLOW_WORDS_PER_SECOND} words/s or ${SLOW_CHARS_PER_SECOND} characters/s, whichever is longer`,
       };
     },
     summary: (i) =>

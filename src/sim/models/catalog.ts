@@ -2,9 +2,13 @@
  * The simulator's seeded enterprise catalog: every model the spec names (vendor letters resolved from the
  * sandbox VendorMap), plus text-to-image models and extra edit variants the spec mentions without params.
  *
- * `credits` strings start with the number a client can parse. Spec prices are used where given
- * (imagine-image-edit 10, broll 50, 1-5-pro 50, video-t2v 50/100); the rest are sandbox inventions.
- * Dedicated-family ids (<vendorC>-2.5 …) are deliberately absent, as the spec says.
+ * `credits` texts are free text, as on the platform (spec: "credit description"), and deliberately varied:
+ * per-unit prices with labelled tiers, per second, per reference image, ranges, "up to", "from", and one
+ * with no usable bound (flare-edit). Spec prices are used where given (imagine-image-edit 10, broll 50,
+ * 1-5-pro 50, video-t2v 50/100); the rest are sandbox inventions. What the simulator charges for each, and
+ * why every text bounds that charge (or says it cannot), is the table in docs/pricing.md, which
+ * test/invariants/quote-bounds.test.ts checks. Dedicated-family ids (<vendorC>-2.5 …) are deliberately
+ * absent, as the spec says.
  */
 import type { VendorLetter, VendorMap } from '../../config.js';
 import type { Body } from '../check.js';
@@ -81,7 +85,7 @@ export function buildCatalog(v: VendorMap): CatalogModel[] {
     entry(
       `${G}-image-2.5-sunburst-edit`,
       'image',
-      '6 credits per image at 1024x1024; scales with size and quality',
+      '2-64 credits per image depending on size and quality',
       validateSunburstEdit,
     ),
     entry(`${H}-omni-flash-1-1-i2v`, 'video', '8 credits per second at 720p (360p 4, 1080p 12, 4k 24)', validateHI2v),
@@ -105,12 +109,12 @@ export function buildCatalog(v: VendorMap): CatalogModel[] {
     }),
     entry(`${D}-video-t2v`, 'video', '50 credits for 10 s, 100 credits for 15 s', validateDT2v),
     // "Other catalog models": text-to-image families and edit variants whose params the spec does not show.
-    entry('flux-2-pro', 'image', '12 credits per image', textToImage(12)),
-    entry('imagen-4', 'image', '8 credits per image', textToImage(8)),
+    entry('flux-2-pro', 'image', '10-12 credits per image', textToImage(12)),
+    entry('imagen-4', 'image', 'up to 8 credits per image', textToImage(8)),
     entry('seedream-4', 'image', '6 credits per image', textToImage(6)),
     entry(`${K}-v3`, 'image', '10 credits per image', textToImage(10)),
-    entry('seedream-4-edit', 'image', '6 credits per image', genericEdit(6, 10)),
-    entry('flux-2-pro-edit', 'image', '15 credits per image', genericEdit(15, 4)),
+    entry('seedream-4-edit', 'image', '6 credits per image plus 1 per reference image', genericEdit(6, 10, 1)),
+    entry('flux-2-pro-edit', 'image', 'from 15 credits per image', genericEdit(15, 4, 5)),
   ];
 }
 

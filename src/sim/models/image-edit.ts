@@ -59,6 +59,8 @@ export function validateFlareEdit(params: Body, env: RuleEnv, model = 'flare-edi
   return { credits: sizePrice(FLARE_QUALITY_CREDITS[quality]!, width, height), outputCount: 1 };
 }
 
+export const SUNBURST_MAX_CREDITS = 64;
+
 /**
  * <vendorG>-image-2.5-sunburst-edit: same fields as flare, but the spec shows no allowed values, bounds or
  * strictness, so only types (and the public-URL rule for media) are checked. Priced at half of flare.
@@ -76,7 +78,8 @@ export function validateSunburstEdit(params: Body, env: RuleEnv, model = 'sunbur
   const m = size ? /^(\d+)x(\d+)$/.exec(size) : null;
   const [w, h] = m ? [Number(m[1]), Number(m[2])] : [1024, 1024];
   const perUnit = Math.ceil((FLARE_QUALITY_CREDITS[quality] ?? FLARE_QUALITY_CREDITS.auto!) / 2);
-  return { credits: sizePrice(perUnit, w, h), outputCount: 1 };
+  // Its catalog text publishes "2-64 credits per image": the sandbox keeps to it whatever size is asked.
+  return { credits: Math.min(SUNBURST_MAX_CREDITS, sizePrice(perUnit, w, h)), outputCount: 1 };
 }
 
 /** Sandbox price per image of <vendorI>-edit by resolution ("each image consumes credits"). */
@@ -141,13 +144,16 @@ export function validateAV26Edit(params: Body, env: RuleEnv, model = 'v2.6-edit'
   return { credits: 10 * n, outputCount: n };
 }
 
-/** Extra edit variants whose params the spec does not show: a prompt and 1..maxRefs image references. */
-export function genericEdit(perImage: number, maxRefs: number) {
+/**
+ * Extra edit variants whose params the spec does not show: a prompt and 1..maxRefs image references; one
+ * image at `perImage` plus `perRef` per reference image.
+ */
+export function genericEdit(perImage: number, maxRefs: number, perRef = 0) {
   return (params: Body, env: RuleEnv, model = 'edit'): ModelQuote => {
     checkShape(params, 'any', model);
     requirePrompt(params);
-    mediaUrls(params, 'image_urls', env, { required: true, min: 1, max: maxRefs });
-    return { credits: perImage, outputCount: 1 };
+    const refs = mediaUrls(params, 'image_urls', env, { required: true, min: 1, max: maxRefs })!;
+    return { credits: perImage + perRef * refs.length, outputCount: 1 };
   };
 }
 

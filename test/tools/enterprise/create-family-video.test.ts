@@ -33,7 +33,7 @@ describe('create_family_video', () => {
     expect(props).not.toContain('params');
   });
 
-  it('happy path: top-level body, assumed quote, platform figures in details, completes', async () => {
+  it('happy path: top-level body, unpublished-price quote, platform figures in details, completes', async () => {
     const args = {
       model: model('-2.5'),
       prompt: 'a paper boat on a river',
@@ -47,7 +47,7 @@ describe('create_family_video', () => {
     const s = structured(r);
     expect(s).toMatchObject({ status: 'submitted', kind: 'family_video' });
     expect(s.handle).toMatch(/^family_video:/);
-    expect((s.estimate as { basis: string }).basis).toMatch(/^assumed/);
+    expect(s.estimate).toMatchObject({ bounded: false, credits: h.config.maxCreditsPerCall });
     expect(s.details).toMatchObject({ estimated_credits: expect.any(Number) });
     expect(posts()).toBe(1);
     const sent = h.sim.log.entries().find((e) => e.method === 'POST' && e.path === `/${h.sim.vendors.C}/generate`);
@@ -59,17 +59,24 @@ describe('create_family_video', () => {
     expect(job.outputs?.[0]).toMatchObject({ media: 'video' });
   });
 
-  it('quotes more for longer videos and for the full model than for fast', async () => {
-    const q = await startHarness({ sim: h.sim, tools: TOOLS, config: { confirm: { mode: 'always' } } });
+  it('no published price before submission: quotes the operator table per model, else the ceiling, and asks', async () => {
+    const table = { [`create_family_video:${model('-2.5')}`]: 400, create_family_video: 300 };
+    const q = await startHarness({
+      sim: h.sim,
+      tools: TOOLS,
+      config: { confirm: { mode: 'never' }, priceTable: table },
+    });
     try {
       const quote = async (args: Record<string, unknown>) =>
-        (structured(await q.call(TOOL, { prompt: 'p', ...args })).estimate as { credits: number }).credits;
-      expect(await quote({ model: model('-2.5'), duration: 10 })).toBeGreaterThan(
-        await quote({ model: model('-2.5'), duration: 5 }),
-      );
-      expect(await quote({ model: model('-2.5'), duration: 5 })).toBeGreaterThan(
-        await quote({ model: model('-2.0-fast'), duration: 5 }),
-      );
+        structured(await q.call(TOOL, { prompt: 'p', ...args }, { raw: true }));
+      expect(await quote({ model: model('-2.5'), duration: 10 })).toMatchObject({
+        status: 'confirmation_required',
+        estimate: { credits: 400, bounded: false },
+      });
+      expect(await quote({ model: model('-2.0-fast'), duration: 5 })).toMatchObject({
+        status: 'confirmation_required',
+        estimate: { credits: 300, bounded: false },
+      });
       expect(posts()).toBe(0);
     } finally {
       await q.close();

@@ -29,12 +29,17 @@ describe('animate_gesture', () => {
     expect(t.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
   });
 
-  it('happy path: an assumed estimate, the reported charge, then a video_url', async () => {
+  it('happy path: an unpublished-price quote, the reported charge, then a video_url', async () => {
     const r = await h.call(TOOL, BASE);
     const s = structured(r);
     expect(r.isError).toBeFalsy();
-    expect(s).toMatchObject({ status: 'submitted', kind: 'gesture', estimate: { credits: 100 }, credits_charged: 100 });
-    expect((s.estimate as { basis: string }).basis).toMatch(/assumed/);
+    expect(s).toMatchObject({
+      status: 'submitted',
+      kind: 'gesture',
+      estimate: { credits: h.config.maxCreditsPerCall, bounded: false },
+      credits_charged: 100,
+    });
+    expect((s.estimate as { basis: string }).basis).toMatch(/not published/);
     expect(s.handle).toMatch(/^gesture:/);
     expect((s.remote as { project_id?: string }).project_id).toBeTruthy();
     expect(h.sim.log.count(POSTS)).toBe(1);

@@ -97,7 +97,7 @@ describe('create_template_video', () => {
     }
   });
 
-  it('refuses a template whose credit value is not a plain number, before any POST', async () => {
+  it('a template credit with no bound is an unpublished price: quoted at the ceiling, never auto-approved', async () => {
     // A fresh simulator, so the odd template is there before the catalog's first fetch.
     const q = await startHarness({ tools: [createTemplateVideo] as unknown as ToolSpec[] });
     try {
@@ -113,9 +113,12 @@ describe('create_template_video', () => {
           f.type === 'image' ? 'https://cdn.example.com/a.png' : 'x',
         ]),
       );
-      const r = await q.call(TOOL, { template_id: odd.id, fields });
-      expect(r.isError).toBe(true);
-      expect(text(r)).toMatch(/template_id"?: [\s\S]*"varies by length" is not a plain number/);
+      const r = await q.call(TOOL, { template_id: odd.id, fields }, { raw: true });
+      expect(structured(r)).toMatchObject({
+        status: 'confirmation_required',
+        estimate: { credits: q.config.maxCreditsPerCall, bounded: false },
+      });
+      expect(text(r)).toMatch(/varies by length/);
       expect(q.sim.log.count(POSTS)).toBe(0);
     } finally {
       await q.close();

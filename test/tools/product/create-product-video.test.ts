@@ -61,7 +61,7 @@ describe('create_product_video', () => {
     const r = await h.call(TOOL, { engine: 'human', image_url: IMAGE, script: 'Try it today.', voice_id: voiceId });
     const s = structured(r);
     expect(s).toMatchObject({ status: 'submitted', estimate: { credits: 100 } });
-    expect((s.estimate as { basis: string }).basis).toMatch(/10 characters\/second/);
+    expect((s.estimate as { basis: string }).basis).toMatch(/1.5 words\/s or 10 characters\/s/);
     expect(sent().path).toBe(`/product-in-hand/${h.sim.vendors.M}-human/generate`);
     await completes(s.handle!);
   });
@@ -72,7 +72,7 @@ describe('create_product_video', () => {
     expect(s.estimate).toMatchObject({ credits: 200 });
   });
 
-  it('human with voice_url: 200 unless audio_seconds says under 15 s; audio_seconds is never sent', async () => {
+  it('human with voice_url: always the upper tier (a claimed audio_seconds never lowers it); audio_seconds is never sent', async () => {
     const voice_url = 'https://cdn.example.com/a.mp3?duration=10';
     const unknown = structured(await h.call(TOOL, { engine: 'human', image_url: IMAGE, voice_url }));
     expect(unknown.estimate).toMatchObject({ credits: 200 });
@@ -84,7 +84,7 @@ describe('create_product_video', () => {
     const stated = structured(
       await h.call(TOOL, { engine: 'human', image_url: IMAGE, voice_url, audio_seconds: 10, project_id }),
     );
-    expect(stated).toMatchObject({ status: 'submitted', estimate: { credits: 100 } });
+    expect(stated).toMatchObject({ status: 'submitted', estimate: { credits: 200 } });
     expect(sent().body).toEqual({ image_url: IMAGE, voice_url, project_id });
   });
 

@@ -7,11 +7,18 @@ import {
   productV2Estimate,
   scenesEstimate,
   shoppableEstimate,
+  speechSecondsUpperBound,
   talkingVideoEstimate,
   templateEstimate,
+  unboundedEstimate,
   upscaleEstimate,
 } from '../../../src/cost/estimate.js';
-import { UserInputError } from '../../../src/errors.js';
+
+const CONFIG = { priceTable: {}, maxCreditsPerCall: 2000 };
+const TABLE = {
+  priceTable: { animate_gesture: 150, 'create_family_video:seedance-2.5': 400, create_family_video: 300 },
+  maxCreditsPerCall: 2000,
+};
 
 describe('spec prices', () => {
   it('fixed prices (displayed credits, API units = /100)', () => {
@@ -33,22 +40,42 @@ describe('spec prices', () => {
     expect(scenesEstimate(3, 'fast').credits).toBe(300);
   });
 
-  it('template credit string', () => {
-    expect(templateEstimate('200').credits).toBe(200);
-    expect(templateEstimate('150 credits').credits).toBe(150);
-    expect(templateEstimate(250).credits).toBe(250);
-    expect(() => templateEstimate('free-ish')).toThrow(UserInputError);
-    expect(() => templateEstimate(undefined)).toThrow(/check the template|template/i);
+  it('template credit string: every number read; no bound → unbounded, never refused or guessed', () => {
+    expect(templateEstimate(CONFIG, 't', '200')).toMatchObject({ credits: 200, bounded: true });
+    expect(templateEstimate(CONFIG, 't', '150 credits').credits).toBe(150);
+    expect(templateEstimate(CONFIG, 't', 250).credits).toBe(250);
+    expect(templateEstimate(CONFIG, 't', '100-300 credits').credits).toBe(300);
+    expect(templateEstimate(CONFIG, 't', 'free-ish')).toMatchObject({ credits: 2000, bounded: false });
+    expect(templateEstimate(CONFIG, 't', 'from 100')).toMatchObject({ credits: 2000, bounded: false });
+    expect(templateEstimate(CONFIG, 't', undefined)).toMatchObject({ bounded: false });
   });
 
-  it('assumed figures say so', () => {
-    expect(gestureEstimate()).toMatchObject({ credits: 100, basis: expect.stringMatching(/assumed/) });
-    expect(familyEstimate('seedance-2.5').basis).toMatch(/assumed/);
-    expect(shoppableEstimate('video', undefined).basis).toMatch(/assumed/);
-    expect(shoppableEstimate('image', 100)).toMatchObject({
-      credits: 100,
-      basis: expect.not.stringMatching(/assumed/),
+  it('unpublished prices: the operator table (most specific key first), else the per-call ceiling', () => {
+    expect(gestureEstimate(CONFIG)).toMatchObject({
+      credits: 2000,
+      bounded: false,
+      basis: expect.stringMatching(/not published.*per-call ceiling.*GENPLAT_MAX_CREDITS_PER_CALL/),
     });
+    expect(gestureEstimate(TABLE)).toMatchObject({
+      credits: 150,
+      bounded: false,
+      basis: expect.stringMatching(/operator price table \(GENPLAT_PRICE_TABLE "animate_gesture"\)/),
+    });
+    expect(familyEstimate(TABLE, 'seedance-2.5').credits).toBe(400);
+    expect(familyEstimate(TABLE, 'seedance-2.0').credits).toBe(300);
+    expect(familyEstimate(CONFIG, 'seedance-2.5')).toMatchObject({ credits: 2000, bounded: false });
+    expect(shoppableEstimate(CONFIG, 'video', undefined, 'ugc')).toMatchObject({ credits: 2000, bounded: false });
+    expect(shoppableEstimate(CONFIG, 'image', 100, 'ugc')).toMatchObject({ credits: 100, bounded: true });
+    expect(unboundedEstimate(CONFIG, ['x'], 'why').api_units).toBe(20);
+  });
+
+  it('speech length bound: words and characters at a slow pace, whichever is longer', () => {
+    // 70 short words: 140 characters (14 s at 10/s) but 47 s at 1.5 words/s.
+    expect(speechSecondsUpperBound(Array(70).fill('a').join(' '))).toBe(47);
+    // Long words: characters dominate.
+    expect(speechSecondsUpperBound('internationalisation '.repeat(10))).toBe(21);
+    // Digits are spoken as words.
+    expect(speechSecondsUpperBound('1234567890')).toBe(8);
   });
 
   it('upscale follows the quote', () => {

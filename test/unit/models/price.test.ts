@@ -7,14 +7,16 @@ import { flareEdit } from '../../../tools/enterprise/models/g-image-2-5-flare-ed
 import { omniFlashI2v } from '../../../tools/enterprise/models/h-omni-flash-1-1-i2v.js';
 import { iEdit } from '../../../tools/enterprise/models/i-edit.js';
 import { broll } from '../../../tools/enterprise/models/j-broll.js';
-import { ASSUMED_UNKNOWN_CREDITS, catalogPrice, parseCatalogCredits } from '../../../tools/enterprise/models/spec.js';
+import { catalogPrice } from '../../../tools/enterprise/models/spec.js';
 
 describe('spec prices', () => {
-  it('fixed prices ignore the catalog string', () => {
-    expect(imagineImageEdit.price({}, '999 credits')).toMatchObject({
+  it('fixed prices stand unless the catalog publishes more (both are published: the quote covers either)', () => {
+    expect(imagineImageEdit.price({}, '10 credits per generation')).toMatchObject({
       credits: 10,
       basis: expect.stringMatching(/^spec:/),
     });
+    expect(imagineImageEdit.price({}, '999 credits')).toMatchObject({ credits: 999 });
+    expect(imagineImageEdit.price({}, 'varies')).toMatchObject({ credits: 10 });
     expect(broll.price({})).toMatchObject({ credits: 50 });
     expect(c15Pro.price({ duration: 12 }, '1 credit')).toMatchObject({ credits: 50 });
   });
@@ -30,7 +32,7 @@ describe('spec prices', () => {
     expect(iEdit.price({}, '15 credits per image at 1K')).toMatchObject({ credits: 15 });
     expect(aV26Edit.price({ max_images: 4 }, '10 credits per image')).toMatchObject({
       credits: 40,
-      basis: expect.stringMatching(/^catalog: .*× 4 images/),
+      basis: expect.stringMatching(/^catalog: .*per image × 4/),
     });
   });
 
@@ -47,29 +49,22 @@ describe('spec prices', () => {
     });
   });
 
-  it('falls back to a stated assumption when no number is known', () => {
-    expect(flareEdit.price({}, undefined)).toEqual({
-      credits: ASSUMED_UNKNOWN_CREDITS.image,
-      basis: expect.stringMatching(/^unknown: platform charges its own rate/),
-    });
-    expect(catalogPrice('video', 'varies')).toMatchObject({ credits: ASSUMED_UNKNOWN_CREDITS.video });
-    expect(iEdit.price({ num_images: 2 }, 'varies').credits).toBe(2 * ASSUMED_UNKNOWN_CREDITS.image);
+  it('no usable bound → unbounded, never an assumed figure', () => {
+    expect(flareEdit.price({}, undefined)).toMatchObject({ bounded: false });
+    expect(catalogPrice('varies')).toMatchObject({ bounded: false });
+    expect(iEdit.price({ num_images: 2 }, 'varies')).toMatchObject({ bounded: false });
+    expect(
+      flareEdit.price(
+        { size: '3840x2160', quality: 'max' },
+        '12 credits per image at 1024x1024 auto quality; scales with size and quality',
+      ),
+    ).toMatchObject({ bounded: false });
   });
-});
 
-describe('parseCatalogCredits', () => {
-  it.each([
-    ['10 credits per generation', 10, false],
-    ['0.5 API credit units', 50, false],
-    ['1 API unit', 100, false],
-    ['6 credits per second at 720p', 6, true],
-    ['4 credits/s', 4, true],
-    ['12', 12, false],
-  ])('%s → %d', (raw, credits, perSecond) => {
-    expect(parseCatalogCredits(raw)).toEqual({ credits, perSecond });
-  });
-  it('returns undefined without a number', () => {
-    expect(parseCatalogCredits('depends')).toBeUndefined();
-    expect(parseCatalogCredits(undefined)).toBeUndefined();
+  it('labelled tiers: the tier the call uses (defaults included), else the dearest', () => {
+    const rate = '8 credits per second at 720p (360p 4, 1080p 12, 4k 24)';
+    expect(omniFlashI2v.price({ resolution: '4k', duration: 10 }, rate)).toMatchObject({ credits: 240 });
+    const iRate = '15 credits per image at 1K (2K 20, 4K 30)';
+    expect(iEdit.price({ num_images: 4, resolution: '4K' }, iRate)).toMatchObject({ credits: 120 });
   });
 });

@@ -1,7 +1,7 @@
 /** <vendorA>-v2.6-edit: image edit; each of max_images is charged. Bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, imageSize, int, type ModelSpec, num, prompt } from './spec.js';
+import { catalogPrice, countOf, defineModel, imageSize, int, type ModelSpec, num, prompt, str } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -28,5 +28,9 @@ export const aV26Edit: ModelSpec = defineModel({
   notes: 'Edits images; up to max_images outputs, each charged.',
   // Priced at max_images (an upper bound: "up to" that many images may be made).
   price: (p, catalogCredits) =>
-    catalogPrice('image', catalogCredits, { count: num(p, 'max_images') ?? 1, what: 'images' }),
+    catalogPrice(catalogCredits, {
+      count: num(p, 'max_images') ?? 1,
+      settings: [str(p, 'image_size')],
+      referenceImages: countOf(p, 'image_urls'),
+    }),
 });

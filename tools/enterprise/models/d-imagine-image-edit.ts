@@ -1,7 +1,7 @@
 /** <vendorD>-imagine-image-edit: image edit, webhook supported; 10 credits per generation (spec). */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, type ModelSpec, oneOf, prompt } from './spec.js';
+import { countOf, defineModel, type ModelSpec, oneOf, prompt, specPrice, str } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -26,5 +26,9 @@ export const imagineImageEdit: ModelSpec = defineModel({
   webhookStated: true,
   params,
   notes: 'Edits up to 2 images. 10 credits per generation.',
-  price: () => ({ credits: 10, basis: 'spec: 0.1 API units (10 credits) per generation' }),
+  price: (p, catalogCredits) =>
+    specPrice(10, '0.1 API units (10 credits) per generation', catalogCredits, {
+      settings: [str(p, 'resolution') ?? '1k'],
+      referenceImages: countOf(p, 'image_urls'),
+    }),
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, type ModelSpec, prompt } from './spec.js';
+import { catalogPrice, countOf, defineModel, type ModelSpec, prompt, str } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -30,5 +30,9 @@ export const sunburstEdit: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Edits images like flare-edit; allowed values and bounds are not published, so only types are checked.',
-  price: (_p, catalogCredits) => catalogPrice('image', catalogCredits),
+  price: (p, catalogCredits) =>
+    catalogPrice(catalogCredits, {
+      settings: [str(p, 'size'), str(p, 'quality')],
+      referenceImages: countOf(p, 'image_urls'),
+    }),
 });

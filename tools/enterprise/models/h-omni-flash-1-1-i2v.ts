@@ -4,7 +4,18 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, forbidden, int, type ModelSpec, num, oneOf, prompt } from './spec.js';
+import {
+  catalogPrice,
+  defineModel,
+  forbidden,
+  int,
+  type ModelSpec,
+  num,
+  oneOf,
+  prompt,
+  secondsLabel,
+  str,
+} from './spec.js';
 
 const NOT_ACCEPTED = 'not accepted by this model';
 
@@ -37,5 +48,8 @@ export const omniFlashI2v: ModelSpec = defineModel({
   notes:
     'Image to video (3-10 s). Media may be public URLs or base64 data URIs (sources ≤200 MiB). No seed, negative_prompt, generate_audio or prices.',
   // Spec: "quoted by duration and resolution" without numbers; a per-second catalog rate uses the duration (default 8).
-  price: (p, catalogCredits) => catalogPrice('video', catalogCredits, { seconds: num(p, 'duration') ?? 8 }),
+  price: (p, catalogCredits) => {
+    const seconds = num(p, 'duration') ?? 8;
+    return catalogPrice(catalogCredits, { seconds, settings: [str(p, 'resolution') ?? '720p', secondsLabel(seconds)] });
+  },
 });

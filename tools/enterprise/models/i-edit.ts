@@ -1,7 +1,7 @@
 /** <vendorI>-edit: image edit, polling-only, strict; each of num_images is charged. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, int, type ModelSpec, num, oneOf, prompt } from './spec.js';
+import { catalogPrice, countOf, defineModel, int, type ModelSpec, num, oneOf, prompt, str } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -33,5 +33,9 @@ export const iEdit: ModelSpec = defineModel({
   params,
   notes: 'Edits 1-2 images; num_images outputs, each charged. Polling-only.',
   price: (p, catalogCredits) =>
-    catalogPrice('image', catalogCredits, { count: num(p, 'num_images') ?? 1, what: 'images' }),
+    catalogPrice(catalogCredits, {
+      count: num(p, 'num_images') ?? 1,
+      settings: [str(p, 'resolution') ?? '1K'],
+      referenceImages: countOf(p, 'image_urls'),
+    }),
 });

@@ -1,7 +1,7 @@
 /** <vendorK>-v3-edit: single-image edit. Allowed values and bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, imageSize, int, type ModelSpec, prompt } from './spec.js';
+import { catalogPrice, defineModel, imageSize, int, type ModelSpec, prompt, str } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () => {
@@ -32,5 +32,6 @@ export const kV3Edit: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Edits one image; image_size is a preset or {width, height}; colors is an {r, g, b} palette.',
-  price: (_p, catalogCredits) => catalogPrice('image', catalogCredits),
+  price: (p, catalogCredits) =>
+    catalogPrice(catalogCredits, { settings: [str(p, 'image_size'), str(p, 'style')], referenceImages: 1 }),
 });

@@ -54,7 +54,6 @@ export function modelRows(entries: CatalogEntry[], vendors: VendorMap, media?: '
 /** The full description of one catalog model (genplat://models/{model}). */
 export function modelDetail(entry: CatalogEntry, vendors: VendorMap): Record<string, unknown> {
   const spec = matchModel(entry.model, vendors);
-  const media = entry.media === 'video' ? 'video' : 'image';
   const base = {
     model: entry.model,
     media: entry.media,
@@ -69,7 +68,7 @@ export function modelDetail(entry: CatalogEntry, vendors: VendorMap): Record<str
       schema: null,
       notes:
         'The spec does not publish this model’s params: run_model passes them through unchecked (it must not be empty).',
-      estimate_without_params: catalogPrice(media, entry.credits),
+      estimate_without_params: catalogPrice(entry.credits),
     };
   }
   return {

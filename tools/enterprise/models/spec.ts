@@ -5,15 +5,17 @@
  */
 import { z } from 'zod';
 import type { VendorLetter } from '../../../src/config.js';
+import { boundFromCredits } from '../../../src/cost/catalog-credits.js';
 
 export type ModelMedia = 'image' | 'video';
 
-export interface ModelPrice {
-  /** Displayed credits. */
-  credits: number;
-  /** How the number was reached; starts with `spec:`, `catalog:` or `unknown:`. */
-  basis: string;
-}
+/**
+ * A model's price for one call: an upper bound from what is published (`bounded: true`), or the reason
+ * nothing published bounds it (`bounded: false`; run_model then quotes the operator table or the ceiling).
+ */
+export type ModelPrice =
+  | { bounded: true; credits: number /** starts with `spec:` or `catalog:` */; basis: string }
+  | { bounded: false; basis: string };
 
 export interface ModelSpec {
   /** The spec's id, e.g. `<vendorG>-image-2.5-flare-edit`. */
@@ -105,49 +107,74 @@ export const imageSize = () =>
     ])
     .describe('preset name, or {width, height} in pixels');
 
-/** The first number of a catalog `credits` string; "API unit(s)" means ×100 (convention 4). */
-export function parseCatalogCredits(raw: string | undefined): { credits: number; perSecond: boolean } | undefined {
-  if (!raw) return undefined;
-  const m = /(\d+(?:\.\d+)?)/.exec(raw);
-  if (!m) return undefined;
-  let credits = Number(m[1]);
-  if (/api\s*(credit\s*)?units?/i.test(raw)) credits *= 100;
-  const perSecond = /(per|\/)\s*(second|sec|s)\b/i.test(raw);
-  return { credits, perSecond };
+/** What a call uses that a price text may depend on, read from its (validated) params. */
+export interface PriceUsage {
+  /** Setting values that labels may name (resolution, size, quality…), defaults included. */
+  settings?: (string | number | undefined)[];
+  count?: number;
+  /** Output seconds; undefined = unknown. */
+  seconds?: number | undefined;
+  referenceImages?: number | undefined;
 }
 
 /**
- * When neither the spec nor the catalog gives a number: over-estimate rather than under-estimate, so the
- * consent prompt and the ceilings err on the user's side. These numbers are our assumption, not the platform's.
+ * The catalog text's bound for this call (catalog-credits.ts reads every number, unit and label in it).
+ * Unbounded when the text has no number, no cap, or is per second / per reference image without that count.
  */
-export const ASSUMED_UNKNOWN_CREDITS: Record<ModelMedia, number> = { image: 100, video: 500 };
+export function catalogPrice(catalogCredits: string | undefined, usage: PriceUsage = {}): ModelPrice {
+  const settings = (usage.settings ?? []).filter((v): v is string | number => v !== undefined);
+  const b = boundFromCredits(catalogCredits, {
+    settings,
+    ...(usage.count !== undefined ? { count: usage.count } : {}),
+    seconds: usage.seconds,
+    referenceImages: usage.referenceImages,
+  });
+  if (!b.bounded) return { bounded: false, basis: `catalog: ${b.reason}` };
+  return { bounded: true, credits: b.credits, basis: `catalog: "${catalogCredits}" → ${b.detail}` };
+}
 
 /**
- * Price from the catalog string, times `count` outputs (models where "each image consumes credits") and
- * times `seconds` when the catalog quotes per second. Falls back to the assumption above.
+ * A spec price, raised to the catalog text's bound when that is higher: both are published, and the quote
+ * must cover either. A catalog text without a bound leaves the spec's figure.
  */
-export function catalogPrice(
-  media: ModelMedia,
-  catalogCredits: string | undefined,
-  opts: { count?: number; seconds?: number; what?: string } = {},
-): ModelPrice {
-  const count = opts.count ?? 1;
-  const parsed = parseCatalogCredits(catalogCredits);
-  if (!parsed) {
-    const credits = ASSUMED_UNKNOWN_CREDITS[media] * count;
-    return {
-      credits,
-      basis: `unknown: platform charges its own rate; assumed ${ASSUMED_UNKNOWN_CREDITS[media]} per ${media}${count > 1 ? ` × ${count}` : ''}`,
-    };
-  }
-  let credits = parsed.credits * count;
-  let basis = `catalog: "${catalogCredits}"${count > 1 ? ` × ${count} ${opts.what ?? 'outputs'}` : ''}`;
-  if (parsed.perSecond) {
-    const seconds = opts.seconds ?? 10;
-    credits *= seconds;
-    basis += ` × ${seconds} s${opts.seconds === undefined ? ' (duration assumed)' : ''}`;
-  }
-  return { credits: Math.round(credits * 100) / 100, basis };
+export function specPrice(credits: number, basis: string, catalogCredits?: string, usage?: PriceUsage): ModelPrice {
+  const c = catalogPrice(catalogCredits, usage);
+  if (c.bounded && c.credits > credits)
+    return { bounded: true, credits: c.credits, basis: `${c.basis} (above spec: ${basis})` };
+  return { bounded: true, credits, basis: `spec: ${basis}` };
+}
+
+/**
+ * For a catalog model whose params the spec does not show: every short string or number it sends may be a
+ * setting a price label names; the usual count, duration and reference fields multiply.
+ */
+export function usageOf(params: Record<string, unknown>): PriceUsage {
+  const seconds = num(params, 'duration');
+  const settings = Object.values(params).filter(
+    (v): v is string | number => (typeof v === 'string' && v.length <= 32) || typeof v === 'number',
+  );
+  return {
+    settings: [...settings, secondsLabel(seconds)],
+    count:
+      num(params, 'num_images') ?? num(params, 'max_images') ?? num(params, 'num_outputs') ?? num(params, 'n') ?? 1,
+    seconds,
+    referenceImages: countOf(params, 'reference_image_urls') ?? countOf(params, 'image_urls'),
+  };
+}
+
+/** `5s` labels for a duration (catalog texts label tiers "for 10 s"). */
+export const secondsLabel = (s: number | undefined): string | undefined => (s === undefined ? undefined : `${s}s`);
+
+/** Length of an array param, if it is one. */
+export function countOf(params: Record<string, unknown>, key: string): number | undefined {
+  const v = params[key];
+  return Array.isArray(v) ? v.length : undefined;
+}
+
+/** A string param (a setting value a price label may name), if it is one. */
+export function str(params: Record<string, unknown>, key: string): string | undefined {
+  const v = params[key];
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** A number param if it is one (prices read raw params, which are already validated). */
