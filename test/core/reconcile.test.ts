@@ -31,7 +31,8 @@ async function waitDone(hh: Harness, handle: string): Promise<Record<string, unk
 describe('a charge above the quote reported at submit (animate_gesture)', () => {
   it('is logged, shown, counted in the day, and the per-day ceiling counts it', async () => {
     // 300 a day: two 100-credit quotes fit, but a 250 charge plus a 100 quote does not.
-    h = await startHarness({ config: { maxCreditsPerDay: 300 } });
+    // Gestures have no published price: the operator table quotes 100 (the harness confirms it once).
+    h = await startHarness({ config: { maxCreditsPerDay: 300, priceTable: { animate_gesture: 100 } } });
     h.sim.faults.add({ ...GESTURE, kind: 'overcharge', chargeCredits: 250 });
 
     const first = structured(await h.call('animate_gesture', gestureArgs(1)));
@@ -83,7 +84,7 @@ describe('a charge above the quote reported at submit (animate_gesture)', () => 
   });
 
   it('a charge at or below the quote is shown without a warning', async () => {
-    h = await startHarness();
+    h = await startHarness({ config: { priceTable: { animate_gesture: 100 } } });
     const r = structured(await h.call('animate_gesture', gestureArgs(3)));
     expect(r.reconciliation).toMatchObject({ quote_credits: 100, charged_credits: 100, above_quote: false });
     expect(String(r.next_step)).not.toMatch(/above the/);
