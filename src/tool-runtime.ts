@@ -3,7 +3,8 @@
  * toolset / read-only filtering, the webhook allow-list, validation, the cost guard, the ledger around the
  * single POST, and error → result mapping. A tool file only declares schemas and maps input to a client call.
  *
- * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → estimate → guard
+ * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → spec.request (the exact
+ * platform request, built once) → estimate → guard (fingerprint over that request)
  * (ceilings → duplicate → consent) → in the store's exclusive section (shared with other server processes on
  * the same state dir): ceilings and duplicate again, spec.beforeSend, ledger intent → spec.run (exactly one
  * POST, outside the section; cancellation does not reach it) → ledger outcome → envelope.
@@ -218,6 +219,9 @@ async function runBillable(
     checkWebhookUrl('webhook_url', input.webhook_url, deps.config.webhookAllowlist);
   }
   await spec.validate?.(input as never, ctx);
+  // Built once: the fingerprint below (what the token and the duplicate rule bind to) and the POST in run()
+  // use this same object, so what the user consented to is byte for byte what is sent.
+  const request = await spec.request(input as never, ctx);
   const est = await spec.billable.estimate(input as never, ctx);
   const kind = spec.billable.kind(input as never);
   const summary = spec.billable.summary(input as never);
@@ -227,7 +231,7 @@ async function runBillable(
     {
       tool: spec.name,
       kind,
-      args: input,
+      request,
       estimate: est,
       summary,
       owner: deps.owner,
@@ -272,7 +276,7 @@ async function runBillable(
     // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
     // the job's id, so a cancelled call must still read it into the ledger (invariant 3). Tools that pass
     // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
-    sub = await spec.run(input as never, { ...ctx, signal: NEVER_ABORTS });
+    sub = await spec.run(input as never, { ...ctx, signal: NEVER_ABORTS }, request);
   } catch (err) {
     return recordFailure(rec, err, kind, est, deps);
   }
