@@ -84,7 +84,7 @@ describe('token path (client without elicitation)', () => {
     expect(posts()).toBe(1);
     // The token held because what is sent is the trimmed script, exactly what was quoted.
     const sent = h!.sim.log.entries().find((e) => e.method === 'POST' && e.path === POSTS.path);
-    expect((sent?.body as { voice_script?: string }).voice_script).toBe(ARGS.voice_script);
+    expect(sent?.body).toMatchObject({ voice_script: ARGS.voice_script });
   });
 
   it('a token expires', async () => {
