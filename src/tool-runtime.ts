@@ -27,6 +27,7 @@ import type {
   ToolSpec,
 } from './define-tool.js';
 import { GenplatError, PlatformError, SubmissionUnknownError } from './errors.js';
+import { checkArgumentDepth } from './guards/depth.js';
 import { checkWebhookUrl } from './guards/url.js';
 import { type JobEnvelope, JobEnvelopeShape } from './jobs/envelope.js';
 import { encodeHandle } from './jobs/handle.js';
@@ -99,6 +100,8 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
     };
     const handler = async (args: Args, extra: Extra): Promise<CallToolResult> => {
       try {
+        // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
+        checkArgumentDepth(args);
         return spec.billable
           ? await runBillable(server, spec as BillableToolSpec<z.ZodRawShape>, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
