@@ -159,7 +159,8 @@ class FileLedger implements JobStore {
         return;
       }
       if (this.records.has(ev.id)) return;
-      this.records.set(ev.id, { ...(ev.data as unknown as JobRecord), id: ev.id });
+      const base = { handle: encodeHandle({ kind: 'submission', id: ev.id }), outputs: [] };
+      this.records.set(ev.id, { ...base, ...(ev.data as unknown as JobRecord), id: ev.id });
       this.seq.set(ev.id, this.nextSeq++);
       return;
     }
@@ -361,11 +362,11 @@ class FileLedger implements JobStore {
   }
 }
 
-/** Fields every reader of a record relies on: strings, and `outputs` a list. */
-const RECORD_STRINGS = ['handle', 'tool', 'kind', 'fingerprint', 'summary', 'outcome', 'status', 'createdAt'] as const;
+/** Fields every reader of a record relies on (the rest may be absent, but not of another type). */
+const RECORD_STRINGS = ['tool', 'kind', 'fingerprint', 'summary', 'createdAt'] as const;
 
 function isRecordData(d: Record<string, unknown>): boolean {
-  return RECORD_STRINGS.every((k) => typeof d[k] === 'string') && Array.isArray(d.outputs) && isPatchData(d);
+  return RECORD_STRINGS.every((k) => typeof d[k] === 'string') && isPatchData(d);
 }
 
 /** An update may carry any subset, but what it carries must have the record's types. */
