@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Catalog } from './catalog.js';
-import type { PlatformClient } from './client/types.js';
+import type { Json, PlatformClient } from './client/types.js';
 import type { Config, Toolset } from './config.js';
 import type { Estimate, JobEnvelope, JobOutput } from './jobs/envelope.js';
 import type { JobKind, JobRef } from './jobs/handle.js';
@@ -66,6 +66,25 @@ export interface ReadResult<O> {
   isError?: boolean;
 }
 
+/**
+ * The exact platform request a billable call will make, built once by `request()`: the runtime takes the
+ * consent fingerprint over it (so a confirmation token is valid for exactly this request) and hands the same
+ * object to `run()`, which sends it unchanged.
+ */
+export interface PlatformRequest<B extends Json = Json> {
+  /** The POST path under the API prefix, vendor names resolved: the same body to another route is another job. */
+  route: string;
+  /** The JSON body, or for multipart the form fields (a file as `FilePart`, its bytes read once). */
+  body: B;
+}
+
+/** A multipart file field: its bytes are read once, fingerprinted (sha256) and sent as they are. */
+export interface FilePart {
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
 type Shape = z.ZodRawShape;
 type In<I extends Shape> = z.infer<z.ZodObject<I>>;
 
@@ -92,7 +111,7 @@ export interface ReadToolSpec<I extends Shape, O extends Shape> extends BaseSpec
   run(input: In<I>, ctx: ToolContext): Promise<ReadResult<z.infer<z.ZodObject<O>>>>;
 }
 
-export interface BillableToolSpec<I extends Shape> extends BaseSpec<I> {
+export interface BillableToolSpec<I extends Shape, B extends Json = Json> extends BaseSpec<I> {
   /** Creators all return the job envelope; the runtime supplies it. */
   output?: undefined;
   billable: {
@@ -109,11 +128,23 @@ export interface BillableToolSpec<I extends Shape> extends BaseSpec<I> {
      */
     beforeSend?(input: In<I>, ctx: ToolContext): Promise<void>;
   };
-  /** Sends exactly one POST through the client and maps its answer. Never retries, never polls. */
-  run(input: In<I>, ctx: ToolContext): Promise<Submission>;
+  /**
+   * Builds the exact request `run()` will send (after `validate`, before the estimate): trimming, defaults
+   * and catalog spellings are applied here, once. Free reads only (catalog, files); never a POST.
+   * @throws UserInputError naming the field when the input cannot become a request.
+   */
+  request(input: In<I>, ctx: ToolContext): Promise<PlatformRequest<B>> | PlatformRequest<B>;
+  /**
+   * Sends `req` (what `request()` built and the user consented to) unchanged in exactly one POST through the
+   * client, and maps its answer. Never retries, never polls.
+   */
+  run(input: In<I>, ctx: ToolContext, req: PlatformRequest<B>): Promise<Submission>;
 }
 
-export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> = ReadToolSpec<I, O> | BillableToolSpec<I>;
+export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> =
+  | ReadToolSpec<I, O>
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every body type; run() gets its own.
+  | BillableToolSpec<I, any>;
 
 /**
  * Identity: gives a tool file full type inference and one recognisable shape.
@@ -121,7 +152,9 @@ export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> = ReadToo
  * during the first overload it tries, so with the read overload first a billable spec's
  * `kind: () => 'actor_video'` and `ref: {kind: …}` widened to `string` and no overload matched.
  */
-export function defineTool<I extends Shape>(spec: BillableToolSpec<I>): BillableToolSpec<I>;
+export function defineTool<I extends Shape, B extends Json = Json>(
+  spec: BillableToolSpec<I, B>,
+): BillableToolSpec<I, B>;
 export function defineTool<I extends Shape, O extends Shape>(spec: ReadToolSpec<I, O>): ReadToolSpec<I, O>;
 export function defineTool(spec: ToolSpec): ToolSpec {
   return spec;

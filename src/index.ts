@@ -8,6 +8,7 @@ import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { setTrustedMediaOrigins } from './guards/url.js';
 import { openLedger } from './jobs/ledger.js';
+import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { buildServer } from './server.js';
 import type { Simulator } from './sim/index.js';
@@ -109,6 +110,11 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof ConfigurationError) {
     for (const p of err.problems) say(`genplat-mcp: ${p}`);
+    process.exit(2);
+  }
+  // An unusable state dir at start is a setting to fix, not a crash: one line with the path and the fix.
+  if (err instanceof StateError) {
+    say(`genplat-mcp: ${err.message} ${err.nextStep}`);
     process.exit(2);
   }
   say(redact(`genplat-mcp: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));

@@ -3,7 +3,8 @@
  * toolset / read-only filtering, the webhook allow-list, validation, the cost guard, the ledger around the
  * single POST, and error → result mapping. A tool file only declares schemas and maps input to a client call.
  *
- * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → estimate → guard
+ * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → spec.request (the exact
+ * platform request, built once) → estimate → guard (fingerprint over that request)
  * (ceilings → duplicate → consent) → in the store's exclusive section (shared with other server processes on
  * the same state dir): ceilings and duplicate again, spec.beforeSend, ledger intent → spec.run (exactly one
  * POST, outside the section; cancellation does not reach it) → ledger outcome → envelope.
@@ -26,6 +27,7 @@ import type {
   ToolSpec,
 } from './define-tool.js';
 import { GenplatError, PlatformError, SubmissionUnknownError } from './errors.js';
+import { checkArgumentDepth } from './guards/depth.js';
 import { checkWebhookUrl } from './guards/url.js';
 import { type JobEnvelope, JobEnvelopeShape } from './jobs/envelope.js';
 import { encodeHandle } from './jobs/handle.js';
@@ -99,6 +101,8 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
     };
     const handler = async (args: Args, extra: Extra): Promise<CallToolResult> => {
       try {
+        // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
+        checkArgumentDepth(args);
         return spec.billable
           ? await runBillable(server, spec as BillableToolSpec<z.ZodRawShape>, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
@@ -219,6 +223,9 @@ async function runBillable(
     checkWebhookUrl('webhook_url', input.webhook_url, deps.config.webhookAllowlist);
   }
   await spec.validate?.(input as never, ctx);
+  // Built once: the fingerprint below (what the token and the duplicate rule bind to) and the POST in run()
+  // use this same object, so what the user consented to is byte for byte what is sent.
+  const request = await spec.request(input as never, ctx);
   const est = await spec.billable.estimate(input as never, ctx);
   const kind = spec.billable.kind(input as never);
   const summary = spec.billable.summary(input as never);
@@ -228,7 +235,7 @@ async function runBillable(
     {
       tool: spec.name,
       kind,
-      args: input,
+      request,
       estimate: est,
       summary,
       owner: deps.owner,
@@ -279,7 +286,7 @@ async function runBillable(
     // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
     // the job's id, so a cancelled call must still read it into the ledger (invariant 3). Tools that pass
     // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
-    sub = await spec.run(input as never, { ...ctx, signal: NEVER_ABORTS });
+    sub = await spec.run(input as never, { ...ctx, signal: NEVER_ABORTS }, request);
   } catch (err) {
     return recordFailure(rec, err, kind, est, deps);
   }

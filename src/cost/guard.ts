@@ -6,11 +6,11 @@
  * lenient policy can never lift them, and the user is never asked to agree to something that will be refused.
  */
 import type { Config } from '../config.js';
-import { GenplatError } from '../errors.js';
+import { GenplatError, UserInputError } from '../errors.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
-import { fingerprint as fingerprintOf } from './fingerprint.js';
+import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, redeemToken, TOKEN_TTL_MS } from './token.js';
 
 /** The guard refused the call: nothing was sent, nothing charged. */
@@ -31,8 +31,8 @@ export type ElicitOutcome =
 export interface GuardRequest {
   tool: string;
   kind: JobKind;
-  /** The tool's arguments as the client sent them (guard arguments included; the fingerprint drops them). */
-  args: Record<string, unknown>;
+  /** The exact request `run()` will send (route and body): consent and the duplicate rule bind to it. */
+  request: { route: string; body: unknown };
   estimate: Estimate;
   /** What will be made, key inputs (the spec's `billable.summary`). */
   summary: string;
@@ -202,6 +202,19 @@ export async function recheckBeforeSend(
 }
 
 /**
+ * The fingerprint, with a body too deep to canonicalise refused as bad input naming where (nothing sent).
+ * @throws UserInputError naming the body path that is nested too deeply.
+ */
+function requestFingerprint(tool: string, request: GuardRequest['request']): string {
+  try {
+    return fingerprintOf(tool, request);
+  } catch (err) {
+    if (!(err instanceof BodyTooDeepError)) throw err;
+    throw new UserInputError(err.path, `nested deeper than ${MAX_BODY_DEPTH} levels; flatten it`);
+  }
+}
+
+/**
  * Runs ceilings → duplicate → consent for one billable call. On `allow`, the caller must still run
  * `recheckBeforeSend` and write the intent under one lock (see there).
  * @throws whatever the job store throws (ledger unreadable): the runtime turns it into an error, unsent.
@@ -211,7 +224,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est));
   if (ceiling) return { kind: 'refuse', error: ceiling };
 
-  const fp = fingerprintOf(req.tool, req.args);
+  const fp = requestFingerprint(req.tool, req.request);
   let earlier: JobRecord | undefined;
   if (!req.allowDuplicate) {
     const dup = await checkDuplicate(deps, req.tool, fp, req.owner);

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, link, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StateError } from './state-error.js';
 
 const SECRET_BYTES = 32;
 
@@ -72,8 +73,10 @@ export async function pruneNonces(noncesDir: string, now = Date.now()): Promise<
 async function readSecret(path: string): Promise<Buffer> {
   const buf = await readFile(path);
   if (buf.length !== SECRET_BYTES) {
-    throw new Error(
-      `${path} holds ${buf.length} bytes instead of ${SECRET_BYTES}; delete it to create a new secret (outstanding confirmation tokens become invalid)`,
+    throw new StateError(
+      path,
+      `holds ${buf.length} bytes instead of ${SECRET_BYTES}: the consent-token secret is damaged`,
+      'Delete that file; a new secret is created on the next call (confirmation tokens issued so far stop working).',
     );
   }
   return buf;

@@ -24,6 +24,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { StateError } from './state-error.js';
 
 /**
  * How long to wait for the lock before refusing. The section is one ledger read plus one fdatasync'd append
@@ -197,8 +198,12 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: 
       try {
         fh = await open(path, 'wx', 0o600);
       } catch (err) {
-        if (!isCode(err, 'EEXIST')) throw err;
-        const { content: seen, stale } = await inspect(path, staleMs);
+        // A file-system failure (the lock path is a folder, the dir is not writable) names the path and the
+        // fix; it is not "busy", and waiting would not help.
+        if (!isCode(err, 'EEXIST')) throw StateError.from(err, path);
+        const { content: seen, stale } = await inspect(path, staleMs).catch((e: unknown) => {
+          throw StateError.from(e, path);
+        });
         lastSeen = seen;
         if (stale !== undefined && (await removeIfUnchanged(path, seen, opts.log))) {
           opts.log?.warn(`send lock: removed a stale lock (${stale}; ${describeHolder(seen)})`);

@@ -30,6 +30,7 @@ import { decodeLine, encodeEvent, LEDGER_VERSION, type LedgerEvent } from './led
 import { consumeNonceFile, loadOrCreateSecret, pruneNonces, syncDir } from './ledger-files.js';
 import { type LockOptions, withFileLock } from './ledger-lock.js';
 import { countedCredits, mayStillRun } from './reconcile.js';
+import { StateError } from './state-error.js';
 import type { JobFilter, JobPatch, JobRecord, JobStore, NewJobRecord, UpdateOptions } from './store.js';
 
 export interface LedgerOptions {
@@ -152,14 +153,25 @@ class FileLedger implements JobStore {
       return;
     }
     if (ev.type === 'intent') {
+      // A line can pass its checksum and still not be a record (hand-edited, another program's): counted as
+      // damaged, so every reader can rely on a record's fields.
+      if (!isRecordData(ev.data)) {
+        this.damaged++;
+        return;
+      }
       if (this.records.has(ev.id)) return;
-      this.records.set(ev.id, { ...(ev.data as unknown as JobRecord), id: ev.id });
+      const base = { handle: encodeHandle({ kind: 'submission', id: ev.id }), outputs: [] };
+      this.records.set(ev.id, { ...base, ...(ev.data as unknown as JobRecord), id: ev.id });
       this.seq.set(ev.id, this.nextSeq++);
       return;
     }
     const rec = this.records.get(ev.id);
     if (!rec) {
       // Its intent line was lost to damage; an update alone is not a record.
+      this.damaged++;
+      return;
+    }
+    if (!isPatchData(ev.data)) {
       this.damaged++;
       return;
     }
@@ -221,7 +233,9 @@ class FileLedger implements JobStore {
       };
       const data: Record<string, unknown> = { ...record };
       delete data.id; // carried by the event itself
-      await this.append({ v: LEDGER_VERSION, type: 'intent', id, at, data });
+      await this.append({ v: LEDGER_VERSION, type: 'intent', id, at, data }).catch((err: unknown) => {
+        throw StateError.from(err, join(this.dir, 'ledger.jsonl'));
+      });
       await this.catchUp();
       return this.snapshot(id);
     });
@@ -298,7 +312,9 @@ class FileLedger implements JobStore {
       this.lastPrune = Date.now();
       await pruneNonces(this.noncesDir);
     }
-    return consumeNonceFile(this.noncesDir, nonce, expiresAt);
+    return consumeNonceFile(this.noncesDir, nonce, expiresAt).catch((err: unknown) => {
+      throw StateError.from(err, this.noncesDir);
+    });
   }
 
   /**
@@ -317,7 +333,10 @@ class FileLedger implements JobStore {
 
   secret(): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('The job ledger is closed.'));
-    this.secretPromise ??= loadOrCreateSecret(join(this.dir, 'secret'));
+    const path = join(this.dir, 'secret');
+    this.secretPromise ??= loadOrCreateSecret(path).catch((err: unknown) => {
+      throw StateError.from(err, path);
+    });
     // A failed attempt (e.g. disk error) is retried on the next call rather than cached.
     this.secretPromise.catch(() => {
       this.secretPromise = undefined;
@@ -339,25 +358,47 @@ class FileLedger implements JobStore {
   }
 }
 
+/** Fields every reader of a record relies on (the rest may be absent, but not of another type). */
+const RECORD_STRINGS = ['tool', 'kind', 'fingerprint', 'summary', 'createdAt'] as const;
+
+function isRecordData(d: Record<string, unknown>): boolean {
+  return RECORD_STRINGS.every((k) => typeof d[k] === 'string') && isPatchData(d);
+}
+
+/** An update may carry any subset, but what it carries must have the record's types. */
+function isPatchData(d: Record<string, unknown>): boolean {
+  for (const k of ['handle', 'kind', 'summary', 'outcome', 'status', 'updatedAt'] as const) {
+    if (d[k] !== undefined && typeof d[k] !== 'string') return false;
+  }
+  if (d.outputs !== undefined && !Array.isArray(d.outputs)) return false;
+  if (d.estimate !== undefined && (typeof d.estimate !== 'object' || d.estimate === null)) return false;
+  return d.remote === undefined || (typeof d.remote === 'object' && d.remote !== null);
+}
+
 /** Active = may still start or be running a job: the duplicate guard refuses to submit it again. */
 const isActive = mayStillRun;
 
 /**
  * Opens (creating if needed, mode 0700) the state dir and its ledger, and folds the existing log.
  * Several processes may open the same dir at once.
- * @throws when the directory or file cannot be created or read (permissions, read-only file system).
+ * @throws StateError naming the path when the directory or file cannot be created or read (a file where the
+ *   folder belongs, permissions, read-only file system).
  */
 export async function openLedger(stateDir: string, options: LedgerOptions = {}): Promise<JobStore> {
-  await mkdir(join(stateDir, 'nonces'), { recursive: true, mode: 0o700 });
+  await mkdir(join(stateDir, 'nonces'), { recursive: true, mode: 0o700 }).catch((err: unknown) => {
+    throw StateError.from(err, stateDir);
+  });
   const path = join(stateDir, 'ledger.jsonl');
   // 'a' = O_WRONLY|O_CREAT|O_APPEND: every write lands at the current end, atomically per write.
-  const appendFh = await open(path, 'a', 0o600);
+  const appendFh = await open(path, 'a', 0o600).catch((err: unknown) => {
+    throw StateError.from(err, path);
+  });
   let readFh: FileHandle;
   try {
     readFh = await open(path, 'r');
   } catch (err) {
     await appendFh.close();
-    throw err;
+    throw StateError.from(err, path);
   }
   await syncDir(stateDir);
   const ledger = new FileLedger(

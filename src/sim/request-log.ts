@@ -7,7 +7,7 @@ export interface LogEntry {
   query: Record<string, string>;
   /** Lower-cased request headers; `x-api-key` removed and replaced by `x-api-key-present: 'yes' | 'no'`. */
   headers: Record<string, string>;
-  /** Parsed JSON, or for multipart `{field: string | {filename, size, contentType}}`, or the raw text. */
+  /** Parsed JSON, or for multipart `{field: string | {filename, size, contentType, sha256}}`, or the raw text. */
   body: unknown;
   /** The status answered; 0 when the connection was reset without an answer. */
   status: number;

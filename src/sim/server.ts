@@ -3,7 +3,7 @@
  * `x-request-id`, faults, the request log, auth, body parsing, billing-control rejection, subscription and
  * balance checks for billable routes, envelopes (with extra unknown fields) and error bodies.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AccountStore } from './accounts.js';
 import { asBody, rejectBillingControls } from './check.js';
@@ -350,7 +350,9 @@ async function parseBody(req: IncomingMessage, raw: Buffer | 'too_large'): Promi
             bytes: new Uint8Array(await file.arrayBuffer()),
           };
           form.set(name, v);
-          logBody[name] = { filename: v.filename, size: v.size, contentType: v.contentType };
+          // The digest lets tests prove the bytes sent are the bytes the user consented to (fingerprint.ts).
+          const sha256 = createHash('sha256').update(v.bytes).digest('hex');
+          logBody[name] = { filename: v.filename, size: v.size, contentType: v.contentType, sha256 };
         }
       }
       return { ...none, form, logBody };

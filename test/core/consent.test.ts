@@ -75,13 +75,16 @@ describe('token path (client without elicitation)', () => {
     expect(posts()).toBe(0);
   });
 
-  it('argument order and surrounding spaces do not void a token', async () => {
+  it('argument order and spaces the script is trimmed of do not void a token: the same body is sent', async () => {
     await start();
     const token = structured(await h!.call(TOOL, ARGS)).confirmation_token;
     const reordered = { voice_id: ARGS.voice_id, voice_script: `  ${ARGS.voice_script} `, avatar_id: ARGS.avatar_id };
     const r = await h!.call(TOOL, { ...reordered, confirmation_token: token });
     expect(structured(r).status).toBe('submitted');
     expect(posts()).toBe(1);
+    // The token held because what is sent is the trimmed script, exactly what was quoted.
+    const sent = h!.sim.log.entries().find((e) => e.method === 'POST' && e.path === POSTS.path);
+    expect(sent?.body).toMatchObject({ voice_script: ARGS.voice_script });
   });
 
   it('a token expires', async () => {
@@ -203,7 +206,7 @@ describe('policies', () => {
 
 describe('ceilings refuse whatever the consent', () => {
   async function validToken(): Promise<string> {
-    const fp = fingerprint(TOOL, ARGS);
+    const fp = fingerprint(TOOL, { route: '/video/generate', body: ARGS });
     return issueToken(
       await h!.jobs.secret(),
       { tool: TOOL, fingerprint: fp, credits: 100, owner: undefined },

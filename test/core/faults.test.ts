@@ -59,7 +59,12 @@ describe.each(faults)('%s on POST /video/generate', (_name, fault) => {
     // Identical retry with a fresh valid token: still refused.
     const fresh = issueToken(
       await h.jobs.secret(),
-      { tool: TOOL, fingerprint: fingerprint(TOOL, ARGS), credits: 100, owner: undefined },
+      {
+        tool: TOOL,
+        fingerprint: fingerprint(TOOL, { route: '/video/generate', body: ARGS }),
+        credits: 100,
+        owner: undefined,
+      },
       Date.now(),
     ).token;
     const retry2 = await h.call(TOOL, { ...ARGS, confirmation_token: fresh });

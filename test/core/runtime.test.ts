@@ -34,6 +34,7 @@ function fakeBillable(body: (ctx: Parameters<ToolSpec['run']>[1]) => Promise<unk
     input: { n: z.number().describe('n') },
     annotations: ANN,
     billable: { kind: () => 'actor_video', estimate: async () => estimate(10, 'test'), summary: () => 'fake job' },
+    request: (i) => ({ route: '/fake', body: { n: i.n } }),
     async run(_i, ctx) {
       await body(ctx);
       return { ref: { kind: 'actor_video', id: 'fake1' }, requestId: 'rq1', remote: { id: 'fake1' } };

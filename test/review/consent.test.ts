@@ -80,7 +80,7 @@ describe('an estimate that is not a price is refused before any consent path', (
       {
         tool: 't',
         kind: 'actor_video',
-        args: {},
+        request: { route: '/t', body: {} },
         estimate: estimate(credits, 'broken'),
         summary: 's',
         owner: undefined,

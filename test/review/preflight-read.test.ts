@@ -22,6 +22,7 @@ const readThenPost = defineTool({
     estimate: async () => estimate(100, 'test'),
     summary: (i) => `video with ${i.avatar_id}`,
   },
+  request: (input) => ({ route: '/video/generate', body: { avatar_id: input.avatar_id } }),
   async run(input, ctx) {
     await ctx.client.avatars.list();
     const { data, requestId } = await ctx.client.actors.generate({

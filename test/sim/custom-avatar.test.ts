@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, get, PUBLIC_IMAGE, post, type Simulator, startSimulator, waitForJob } from './helpers.js';
 
@@ -45,11 +46,16 @@ describe('POST /custom-avatar/generate', () => {
     expect(v?.isCustom).toBe(true);
   });
 
-  it('logs multipart fields with file metadata, not bytes', async () => {
+  it('logs multipart fields with file metadata and digest, not bytes', async () => {
     sim.log.clear();
     await create(form({ image: { bytes: PNG, type: 'image/png', name: 'me.png' } }));
     expect(sim.log.entries()[0]?.body).toEqual({
-      image: { filename: 'me.png', size: PNG.length, contentType: 'image/png' },
+      image: {
+        filename: 'me.png',
+        size: PNG.length,
+        contentType: 'image/png',
+        sha256: createHash('sha256').update(PNG).digest('hex'),
+      },
     });
   });
 

@@ -17,7 +17,8 @@ export const projectId = () =>
   z.string().trim().min(1).max(256).describe('existing project id owned by the account; omit to create one');
 
 export const voiceScript = (max = VOICE_SCRIPT_MAX) =>
-  z.string().min(1).max(max).describe(`text the actor speaks, 1-${max} characters`);
+  // Trimmed: surrounding spaces are noise, and the request (what consent binds) carries the trimmed text.
+  z.string().trim().min(1).max(max).describe(`text the actor speaks, 1-${max} characters`);
 
 /** 0-1 ratio, as the spec gives for stability, similarity_boost and style. */
 const unit = (what: string) => z.number().min(0).max(1).describe(what);

@@ -33,7 +33,7 @@ export default defineTool({
     },
     summary: (input) => `shoppable image, ${input.category}/${input.format}`,
   },
-  async run(input, ctx) {
+  async request(input, ctx) {
     // The platform's own spelling of the pack values (validate accepted a case or unit variant).
     const choice = choosePack(readPacks(await ctx.catalog.packs()), input);
     const body = {
@@ -43,6 +43,9 @@ export default defineTool({
       ...(input.context ? { context: input.context } : {}),
       ...(choice.aspectRatio ? { aspect_ratio: choice.aspectRatio } : {}),
     };
+    return { route: '/shopable/images', body };
+  },
+  async run(_input, ctx, { body }) {
     // No `signal`: once the paid POST is sent, only its answer tells us the job id; a cancel must not lose it.
     const { data, requestId } = await ctx.client.ads.createImage(body);
     return { ref: { kind: 'shoppable_image' as const, id: data.id }, requestId, remote: { id: data.id } };

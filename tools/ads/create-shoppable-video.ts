@@ -43,7 +43,7 @@ export default defineTool({
     summary: (input) =>
       `shoppable video, ${input.category}/${input.format}, ${input.duration ?? 'default'} s, ${input.image_urls.length} image(s)`,
   },
-  async run(input, ctx) {
+  async request(input, ctx) {
     // The platform's own spelling of the pack values (validate accepted a case or unit variant).
     const choice = choosePack(readPacks(await ctx.catalog.packs()), input);
     const duration = choice.duration ?? choice.pack.defaults?.duration;
@@ -55,6 +55,9 @@ export default defineTool({
       ...(input.context ? { context: input.context } : {}),
       ...(choice.aspectRatio ? { aspect_ratio: choice.aspectRatio } : {}),
     };
+    return { route: '/shopable/videos', body };
+  },
+  async run(_input, ctx, { body }) {
     // No `signal`: once the paid POST is sent, only its answer tells us the job id; a cancel must not lose it.
     const { data, requestId } = await ctx.client.ads.createVideo(body);
     return { ref: { kind: 'shoppable_video' as const, id: data.id }, requestId, remote: { id: data.id } };

@@ -1,5 +1,6 @@
+import type { MediaPart } from '../../src/client/types.js';
 import { customAvatarEstimate } from '../../src/cost/estimate.js';
-import { defineTool } from '../../src/define-tool.js';
+import { defineTool, type FilePart } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import {
   checkMediaFile,
@@ -9,6 +10,13 @@ import {
   mediaPart,
   mediaSource,
 } from '../_shared/media-file.js';
+
+/** The multipart fields as sent: a URL as a string field, a file as its bytes (read once, in request()). */
+type AvatarForm = { image: string | FilePart; voice?: string | FilePart };
+
+const asField = (p: MediaPart): string | FilePart =>
+  'url' in p ? p.url : { filename: p.filename, contentType: p.contentType, bytes: p.bytes };
+const asPart = (f: string | FilePart): MediaPart => (typeof f === 'string' ? { url: f } : f);
 
 /** POST /custom-avatar/generate (multipart): the avatar comes back in the answer; there is no status endpoint. */
 export default defineTool({
@@ -42,11 +50,18 @@ export default defineTool({
     estimate: async () => customAvatarEstimate(),
     summary: (i) => `custom avatar from ${describeMedia(i.image)}${i.voice ? `, voice ${describeMedia(i.voice)}` : ''}`,
   },
-  async run(input, ctx) {
-    const image = await mediaPart('image', input.image);
-    const voice = input.voice === undefined ? undefined : await mediaPart('voice', input.voice);
+  // The files are read here, once: the fingerprint covers their bytes (sha256), and run() sends those bytes,
+  // so a file changed after the user agreed cannot go out under that consent.
+  async request(input) {
+    const body: AvatarForm = { image: asField(await mediaPart('image', input.image)) };
+    if (input.voice !== undefined) body.voice = asField(await mediaPart('voice', input.voice));
+    return { route: '/custom-avatar/generate', body };
+  },
+  async run(_input, ctx, { body }) {
+    const image = asPart(body.image);
+    const parts = body.voice === undefined ? { image } : { image, voice: asPart(body.voice) };
     // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the avatar id.
-    const { data, requestId } = await ctx.client.avatars.createCustom(voice ? { image, voice } : { image });
+    const { data, requestId } = await ctx.client.avatars.createCustom(parts);
     return {
       ref: { kind: 'custom_avatar', id: data.avatar_id },
       requestId,

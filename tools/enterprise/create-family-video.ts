@@ -54,12 +54,15 @@ export default defineTool({
     summary: (i) =>
       `family video ${i.model}${i.duration ? `, ${i.duration} s` : ''}${i.resolution ? `, ${i.resolution}` : ''}`,
   },
-  async run(input, ctx) {
+  request(input, ctx) {
     // Top-level body, no params envelope (spec). webhook_url is not offered: the family does not forward it.
     const body: Record<string, unknown> = { model: input.model, prompt: input.prompt };
     for (const key of ['duration', 'aspect_ratio', 'resolution', 'generate_audio'] as const) {
       if (input[key] !== undefined) body[key] = input[key];
     }
+    return { route: `/${vendorName(ctx.config.vendors, 'C', 'create_family_video')}/generate`, body };
+  },
+  async run(_input, ctx, { body }) {
     const { data, requestId } = await ctx.client.family.generate(body, { signal: ctx.signal });
     const details: Record<string, unknown> = {};
     if (data.estimated_credits !== undefined) details.estimated_credits = data.estimated_credits;

@@ -83,7 +83,7 @@ export default defineTool({
       return `run ${input.model}${media ? ` (${media})` : ''}`;
     },
   },
-  async run(input, ctx) {
+  request(input) {
     const { model, params, project_id, webhook_url } = input;
     // Spec rule 1: model inputs inside params; model, project_id and webhook_url at the top level.
     const body = {
@@ -92,6 +92,10 @@ export default defineTool({
       ...(project_id ? { project_id } : {}),
       ...(webhook_url ? { webhook_url } : {}),
     };
+    return { route: '/enterprise/generate', body };
+  },
+  async run(input, ctx, { body }) {
+    const { model, project_id, webhook_url } = input;
     // Before the POST (already loaded by validate): nothing that could fail sits between it and the result.
     const { matchModel } = await models();
     const { data, requestId } = await ctx.client.enterprise.generate(body, { signal: ctx.signal });

@@ -25,12 +25,15 @@ export default defineTool({
     estimate: async (_input, ctx) => gestureEstimate(ctx.config),
     summary: (i) => `gesture animation, ${i.prompt.length}-char prompt`,
   },
-  async run(input, ctx) {
+  request(input) {
     const body = {
       prompt: input.prompt,
       image_url: input.image_url,
       ...(input.project_id ? { project_id: input.project_id } : {}),
     };
+    return { route: '/gestures/generate', body };
+  },
+  async run(_input, ctx, { body }) {
     // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the job id.
     const { data, requestId } = await ctx.client.gestures.generate(body);
     return {

@@ -45,7 +45,7 @@ export default defineTool({
     summary: (input) =>
       `template video from template ${input.template_id} (fields: ${Object.keys(input.fields).join(', ') || 'none'})`,
   },
-  async run(input, ctx) {
+  request(input) {
     const { template_id, fields, project_id, webhook_url } = input;
     // Reserved keys go last so a field can never override them (unknown keys were already refused).
     const body = {
@@ -54,6 +54,10 @@ export default defineTool({
       ...(project_id ? { project_id } : {}),
       ...(webhook_url ? { webhook_url } : {}),
     };
+    return { route: '/content-library/generate', body };
+  },
+  async run(input, ctx, { body }) {
+    const { project_id } = input;
     // No `signal`: once the paid POST is sent, only its answer tells us the job id; a cancel must not lose it.
     const { data, requestId } = await ctx.client.library.generate(body);
     // The spec shows only db_id; keep a project_id too if the platform sends one (it creates one when omitted).

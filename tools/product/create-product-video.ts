@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRODUCT_ROUTES } from '../../src/client/areas/products.js';
 import type { ProductEngine } from '../../src/client/types.js';
 import type { VendorLetter } from '../../src/config.js';
 import {
@@ -11,7 +12,7 @@ import {
 } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import { vendorName } from '../../src/vendors.js';
+import { resolveVendors, vendorName } from '../../src/vendors.js';
 import { projectId, voiceId } from '../_shared/params.js';
 import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';
 
@@ -115,7 +116,7 @@ export default defineTool({
         ? `product video (scenes, ${i.model ?? 'default model'}), ${i.scenes?.length ?? 0} scene(s)`
         : `product video (${i.engine}), ${i.voice_url ? 'own audio' : `${i.script?.length ?? 0}-char script, voice ${i.voice_id}`}`,
   },
-  async run(input, ctx) {
+  request(input, ctx) {
     const { engine, image_url, project_id, webhook_url, voice_id } = input;
     const shared = {
       image_url,
@@ -137,6 +138,11 @@ export default defineTool({
             ...(input.script ? { script: input.script } : {}),
             ...(input.voice_url ? { voice_url: input.voice_url } : {}),
           };
+    const what = `create_product_video (engine ${engine})`;
+    return { route: resolveVendors(ctx.config.vendors, PRODUCT_ROUTES[engine], what), body };
+  },
+  async run(input, ctx, { body }) {
+    const { engine } = input;
     // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the job id.
     const { data, requestId } = await ctx.client.products.generate(engine, body);
     const project = typeof data.project_id === 'string' ? data.project_id : undefined;

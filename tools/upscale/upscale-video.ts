@@ -89,10 +89,11 @@ export default defineTool({
     // Under the runtime's admission lock: two parallel calls for one video cannot both pass validate's check.
     beforeSend: (input, ctx) => refuseIfActive(input.video_id, ctx),
   },
-  async run(input, ctx) {
+  request: (input) => ({ route: '/upscale/generate', body: upscaleBody(input) }),
+  async run(input, ctx, { body }) {
     const originalUrl = await currentUrl(input.video_id, ctx);
     // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the billing_id.
-    const { data, requestId } = await ctx.client.upscale.generate(upscaleBody(input));
+    const { data, requestId } = await ctx.client.upscale.generate(body);
     const projectId = data.project_id ?? input.project_id;
     return {
       ref: { kind: 'upscale', id: data.id, videoType: input.video_type, projectId, billingId: data.billing_id },

@@ -47,7 +47,7 @@ export default defineTool({
         input.voice_url ? 'own audio' : input.voice_id ? `voice ${input.voice_id}` : "the avatar's default voice"
       }`,
   },
-  async run(input, ctx) {
+  request(input) {
     const { avatar_id, voice_script, video_name, voice_url, voice_id, voice_settings, webhook_url } = input;
     const body = {
       avatar_id,
@@ -58,6 +58,9 @@ export default defineTool({
       ...(voice_settings ? { voice_settings } : {}),
       ...(webhook_url ? { webhook_url } : {}),
     };
+    return { route: '/video/generate', body };
+  },
+  async run(_input, ctx, { body }) {
     // No `signal`: once the paid POST is on its way, finishing it is the only way to learn the job id.
     // Cancelling the call must not turn an accepted job into an unknown one.
     const { data, requestId } = await ctx.client.actors.generate(body);

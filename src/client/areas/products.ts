@@ -6,7 +6,7 @@ import { JobIdSchema, VideoStatusSchema } from '../schemas.js';
 import type { PlatformClient, ProductEngine } from '../types.js';
 
 /** Route templates from the spec; the vendor letters are resolved per call, so an unset one fails only its engine. */
-const ROUTES: Record<ProductEngine, string> = {
+export const PRODUCT_ROUTES: Record<ProductEngine, string> = {
   v2: '/product-in-hand/<vendorL>-v2/generate',
   human: '/product-in-hand/<vendorM>-human/generate',
   scenes: '/product-in-hand/<vendorF>/generate',
@@ -21,7 +21,7 @@ export function productsArea(http: PlatformHttp, vendors: VendorMap): PlatformCl
     generate: async (engine, body, o) =>
       http.request({
         method: 'POST',
-        path: resolveVendors(vendors, ROUTES[engine], `create_product_video (engine ${engine})`),
+        path: resolveVendors(vendors, PRODUCT_ROUTES[engine], `create_product_video (engine ${engine})`),
         json: body,
         schema: JobIdSchema,
         envelope: true,

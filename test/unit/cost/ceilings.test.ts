@@ -51,7 +51,7 @@ describe('ceilings', () => {
       {
         tool: 't',
         kind: 'actor_video',
-        args: {},
+        request: { route: '/t', body: {} },
         estimate: estimate(1, 'x'),
         summary: 's',
         owner: undefined,

@@ -10,8 +10,8 @@ import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobFilter, JobRecord, JobStore } from '../../../src/jobs/store.js';
 
 const TOOL = 'create_talking_video';
-const ARGS = { avatar_id: 'a1', voice_script: 'hi' };
-const FP = fingerprint(TOOL, ARGS);
+const REQUEST = { route: '/video/generate', body: { avatar_id: 'a1', voice_script: 'hi' } };
+const FP = fingerprint(TOOL, REQUEST);
 const NOW = Date.UTC(2026, 10, 22, 12);
 
 function record(outcome: JobRecord['outcome'], over: Partial<JobRecord> = {}): JobRecord {
@@ -56,7 +56,7 @@ const config = (confirm: Config['confirm']) =>
 const request = (over: Partial<GuardRequest> = {}): GuardRequest => ({
   tool: TOOL,
   kind: 'actor_video',
-  args: ARGS,
+  request: REQUEST,
   estimate: estimate(100, 'fixed price'),
   summary: 'talking video',
   owner: undefined,

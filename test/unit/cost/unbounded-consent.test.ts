@@ -25,7 +25,7 @@ async function decide(confirm: ConfirmPolicy, est: Estimate, elicit?: () => Prom
     {
       tool: 'animate_gesture',
       kind: 'gesture',
-      args: { prompt: 'waves' },
+      request: { route: '/gestures/generate', body: { prompt: 'waves' } },
       estimate: est,
       summary: 'gesture animation',
       owner: undefined,
