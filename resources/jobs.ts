@@ -1,7 +1,7 @@
 import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
 import { UserInputError } from '../src/errors.js';
 import { decodeHandle } from '../src/jobs/handle.js';
-import { resolveJob } from '../src/jobs/owner.js';
+import { assertKnownToCaller, resolveJob } from '../src/jobs/owner.js';
 import { viewEnvelope } from '../src/jobs/status.js';
 import type { JobRecord } from '../src/jobs/store.js';
 import { jobResourceUri } from '../src/result.js';
@@ -50,6 +50,7 @@ export default [
       // HTTP mode: another caller's job, by any alias, is refused before the platform is asked.
       const job = await resolveJob(jobs, owner, ref, 'handle');
       const { view } = await poller.read(job.ref);
+      assertKnownToCaller(owner, job, view.status, 'handle');
       return viewEnvelope(job.handle, job.ref, view, job.rec);
     },
   }),

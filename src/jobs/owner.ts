@@ -47,3 +47,19 @@ export async function resolveJob(
   }
   return { ref, handle: tryEncodeHandle(ref) ?? rec?.handle, rec };
 }
+
+/**
+ * HTTP mode: a job the platform does not know and the caller has no record of gets the answer another
+ * caller's job gets, so that answer tells a caller nothing about other callers' jobs.
+ * @throws UserInputError(field, NOT_YOUR_JOB) in that case.
+ */
+export function assertKnownToCaller(
+  owner: string | undefined,
+  job: { ref: JobRef; rec: JobRecord | undefined },
+  status: string,
+  field: string,
+): void {
+  if (owner !== undefined && !job.rec && status === 'unknown' && isPollable(job.ref)) {
+    throw new UserInputError(field, NOT_YOUR_JOB);
+  }
+}

@@ -12,7 +12,7 @@ import {
   MAX_ID_LENGTH,
   tryEncodeHandle,
 } from '../../src/jobs/handle.js';
-import { resolveJob } from '../../src/jobs/owner.js';
+import { assertKnownToCaller, resolveJob } from '../../src/jobs/owner.js';
 import { type JobView, viewEnvelope } from '../../src/jobs/status.js';
 import type { JobRecord } from '../../src/jobs/store.js';
 import { envelopeLinks } from '../../src/result.js';
@@ -131,14 +131,11 @@ export default defineTool({
   },
   async run(input, ctx) {
     // HTTP mode: another caller's job, by any alias, is refused before anything is read or adopted.
-    const job = await resolveJob(
-      ctx.jobs,
-      ctx.owner,
-      refFromInput(input),
-      input.handle === undefined ? 'id' : 'handle',
-    );
+    const field = input.handle === undefined ? 'id' : 'handle';
+    const job = await resolveJob(ctx.jobs, ctx.owner, refFromInput(input), field);
     const { ref } = job;
     const { view } = await ctx.poller.read(ref);
+    assertKnownToCaller(ctx.owner, job, view.status, field);
     // A job followed by raw id is adopted once; any record of it (under any alias) means it is known.
     const rec = job.rec ?? (input.handle === undefined ? await adoptExternal(ref, view, ctx) : undefined);
     // Only an odd id the platform does not know is left without a handle; the envelope still says kind + id.
