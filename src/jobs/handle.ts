@@ -24,6 +24,7 @@
  * the poller and the ledger's lookups compare keys, never handle strings.
  */
 import { z } from 'zod';
+import { wellFormed } from '../unicode.js';
 
 export const JOB_KINDS = [
   'actor_video',
@@ -54,11 +55,6 @@ export const MAX_HANDLE_LENGTH = 1100;
 export const MAX_ID_LENGTH = 1024;
 
 const enc = (s: string) => encodeURIComponent(s);
-
-/** Lone surrogates → U+FFFD, as any UTF-8 wire does (String#toWellFormed is ES2024, above our lib). */
-export function wellFormed(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
 
 /**
  * The job's identity, whatever handle spells it: kind + platform id. The media part of a `model:` handle is

@@ -20,8 +20,8 @@ export interface ResolvedJob {
    */
   ref: JobRef;
   /**
-   * What to call it in answers: the handle of `ref`, else the record's ledger handle; undefined only for an
-   * id no handle can carry that the ledger does not know yet (get_job adopts it, which gives it one).
+   * What to call it in answers: the record's handle, else the handle of `ref`; undefined only for an id no
+   * handle can carry that the ledger does not know yet (get_job adopts it, which gives it one).
    */
   handle: string | undefined;
   /** The caller's ledger record of this job, if any. */
@@ -45,7 +45,8 @@ export async function resolveJob(
     const platform = recordRef(rec);
     if (platform && isPollable(platform)) ref = platform;
   }
-  return { ref, handle: tryEncodeHandle(ref) ?? rec?.handle, rec };
+  // The record's handle is the job's one name in answers, whichever alias the caller used.
+  return { ref, handle: rec?.handle ?? tryEncodeHandle(ref), rec };
 }
 
 /**
