@@ -103,10 +103,6 @@ describe("B cannot reach A's jobs by any alias", () => {
     expect(viaAlias.status).not.toBe('unknown');
     expect(viaAlias.estimate).toBeDefined(); // the ledger record was found through the alias
     const waited = sc(await a.call('wait_for_jobs', { handles: handles, max_wait_s: 20 }));
-    expect((waited.jobs as { status: string }[]).map((j) => j.status)).toEqual([
-      'completed',
-      'completed',
-      'completed',
-    ]);
+    expect((waited.jobs as { status: string }[]).map((j) => j.status)).toEqual(['completed', 'completed', 'completed']);
   });
 });
