@@ -77,6 +77,27 @@ describe("B cannot reach A's jobs by any alias", () => {
     expect(f.sim.log.entries()).toHaveLength(0);
   });
 
+  it('a job whose id no handle can carry is refused to B by its ledger handle and by the id as the wire spells it', async () => {
+    const odd = `odd\uD800${'é'.repeat(200)}`;
+    f.sim.jobs.scriptNext({ id: odd });
+    const env = sc(await a.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Odd and owned by A.' }));
+    expect(env.status).toBe('submitted');
+    expect(env.handle).toMatch(/^submission:/);
+    f.sim.log.clear();
+    const nobody = await refusedToB({ kind: 'actor_video', id: 'job_nobody_has' });
+    f.sim.log.clear();
+    // The platform reads a lone surrogate as U+FFFD, so that spelling names the same job.
+    for (const args of [
+      { handle: env.handle },
+      { kind: 'actor_video', id: odd },
+      { kind: 'actor_video', id: odd.replace('\uD800', '\uFFFD') },
+    ]) {
+      expect(await refusedToB(args), JSON.stringify(args)).toBe(nobody);
+    }
+    expect(f.sim.log.entries()).toHaveLength(0);
+    expect(sc(await a.call('get_job', { kind: 'actor_video', id: odd })).handle).toBe(env.handle);
+  });
+
   it('wait_for_jobs and genplat://jobs/{handle} refuse the aliases before anything is read', async () => {
     for (const alias of [`model:any:${modelId}`, `actor_video:${pct(actorId)}`]) {
       const r = await b.call('wait_for_jobs', { handles: ['actor_video:job_nobody_has', alias], max_wait_s: 1 });
