@@ -1,7 +1,7 @@
 import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
 import { UserInputError } from '../src/errors.js';
-import { decodeHandle, encodeHandle } from '../src/jobs/handle.js';
-import { assertOwnJob } from '../src/jobs/owner.js';
+import { decodeHandle } from '../src/jobs/handle.js';
+import { assertKnownToCaller, resolveJob } from '../src/jobs/owner.js';
 import { viewEnvelope } from '../src/jobs/status.js';
 import type { JobRecord } from '../src/jobs/store.js';
 import { jobResourceUri } from '../src/result.js';
@@ -47,11 +47,11 @@ export default [
       // Handles are URI-safe already; a client may still have percent-encoded the whole handle.
       const ref = decodeHandle(raw) ?? safeDecode(raw);
       if (!ref) throw new UserInputError('handle', 'not a job handle (e.g. actor_video:abc123); see list_jobs');
-      const handle = encodeHandle(ref);
-      // HTTP mode: another caller's job is refused before the platform is asked.
-      await assertOwnJob(jobs, owner, handle, 'handle');
-      const { view } = await poller.read(ref);
-      return viewEnvelope(handle, ref, view, await jobs.get(handle));
+      // HTTP mode: another caller's job, by any alias, is refused before the platform is asked.
+      const job = await resolveJob(jobs, owner, ref, 'handle');
+      const { view } = await poller.read(job.ref);
+      assertKnownToCaller(owner, job, view.status, 'handle');
+      return viewEnvelope(job.handle, job.ref, view, job.rec);
     },
   }),
 ];

@@ -114,8 +114,14 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   },
   {
     env: 'GENPLAT_HTTP_MAX_SESSIONS',
-    meaning: 'Most open HTTP sessions; a new one beyond it gets 503.',
+    meaning: 'Most open HTTP sessions, all callers together; a new one beyond it gets 503.',
     default: '100',
+  },
+  {
+    env: 'GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN',
+    meaning:
+      "Most open HTTP sessions per token (caller); a caller's next one gets 503 while other callers still connect. The total cap still applies.",
+    default: '`GENPLAT_HTTP_MAX_SESSIONS` ÷ number of tokens, rounded down (at least 1)',
   },
   {
     env: 'GENPLAT_HTTP_SESSION_IDLE_MIN',

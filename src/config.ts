@@ -61,7 +61,13 @@ export interface HttpConfig {
   allowedOrigins: string[];
   /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
   allowedHosts: string[];
+  /** Open sessions in total, all callers together. */
   maxSessions: number;
+  /**
+   * Open sessions per caller (token). Undefined = an even share of `maxSessions` (rounded down, at least 1),
+   * so every caller can always open its share however many sessions the others hold.
+   */
+  maxSessionsPerCaller?: number | undefined;
   sessionIdleMs: number;
   /** Requests per minute per token. */
   rateLimitPerMin: number;
@@ -154,6 +160,7 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
   GENPLAT_HTTP_ALLOWED_HOSTS: z.string().optional(),
   GENPLAT_HTTP_MAX_SESSIONS: intFrom('GENPLAT_HTTP_MAX_SESSIONS', 1, 10_000).optional(),
+  GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN: intFrom('GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN', 1, 10_000).optional(),
   GENPLAT_HTTP_SESSION_IDLE_MIN: intFrom('GENPLAT_HTTP_SESSION_IDLE_MIN', 1, 24 * 60).optional(),
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
@@ -483,6 +490,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
       // 100 sessions / 30 min idle: a chat-ops team's clients with room to spare; the SDK example uses 30 min.
       maxSessions: e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
+      maxSessionsPerCaller: e.GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN,
       sessionIdleMs: (e.GENPLAT_HTTP_SESSION_IDLE_MIN ?? 30) * 60_000,
       // 120/min = 2 requests/s sustained per caller: far above an agent's pace, low enough to stop a runaway loop.
       rateLimitPerMin: e.GENPLAT_HTTP_RATE_LIMIT ?? 120,

@@ -30,7 +30,7 @@ import { GenplatError, PlatformError, SubmissionUnknownError } from './errors.js
 import { checkArgumentDepth } from './guards/depth.js';
 import { checkWebhookUrl } from './guards/url.js';
 import { type JobEnvelope, JobEnvelopeShape } from './jobs/envelope.js';
-import { encodeHandle } from './jobs/handle.js';
+import { encodeHandle, tryEncodeHandle } from './jobs/handle.js';
 import type { Poller } from './jobs/poller.js';
 import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from './jobs/reconcile.js';
 import type { JobRecord, JobStore } from './jobs/store.js';
@@ -302,7 +302,9 @@ async function recordSubmission(
   est: JobEnvelope['estimate'],
   deps: RuntimeDeps,
 ): Promise<CallToolResult> {
-  const handle = encodeHandle(sub.ref);
+  // An id no handle can carry (lone surrogate, too long) keeps the ledger handle `submission:<id>`; the
+  // record's `ref` holds the platform id, and get_job / wait_for_jobs follow the job through it.
+  const handle = tryEncodeHandle(sub.ref) ?? rec.handle;
   const status = sub.status ?? 'processing';
   const remote = compact(sub.remote);
   const charges = {
@@ -317,6 +319,7 @@ async function recordSubmission(
     await deps.jobs.update(rec.id, {
       outcome: 'submitted',
       handle,
+      ref: sub.ref,
       kind: sub.ref.kind,
       status,
       requestId: sub.requestId,
@@ -345,7 +348,7 @@ async function recordSubmission(
       (reconciliation?.above_quote ? `${aboveQuoteSentence(reconciliation)} ` : '') +
       (done
         ? 'Done: the result is in outputs (and details). No further call is needed.'
-        : `Call wait_for_jobs with handles ["${handle}"]; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`),
+        : `Call wait_for_jobs with handles ${JSON.stringify([handle])}; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`),
   };
   return envelopeResult(envelope);
 }

@@ -25,7 +25,7 @@ import { fstatSync } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../log.js';
-import { decodeHandle, encodeHandle } from './handle.js';
+import { decodeHandle, encodeHandle, type JobRef, jobKey, recordRef } from './handle.js';
 import { decodeLine, encodeEvent, LEDGER_VERSION, type LedgerEvent } from './ledger-codec.js';
 import { consumeNonceFile, loadOrCreateSecret, pruneNonces, syncDir } from './ledger-files.js';
 import { type LockOptions, withFileLock } from './ledger-lock.js';
@@ -222,6 +222,7 @@ class FileLedger implements JobStore {
         status: rec.status ?? 'submitted',
         requestId: undefined,
         remote: rec.remote,
+        ...(rec.ref ? { ref: rec.ref } : {}),
         outputs: [],
         reason: undefined,
         creditsCharged: undefined,
@@ -264,6 +265,20 @@ class FileLedger implements JobStore {
       const wanted = idOrHandle.trim();
       const latest = this.newestFirst().find((r) => r.handle === wanted);
       return latest ? structuredClone(latest) : undefined;
+    });
+  }
+
+  getByRef(ref: JobRef): Promise<JobRecord | undefined> {
+    return this.locked(async () => {
+      await this.catchUp();
+      if (ref.kind === 'submission') return this.records.has(ref.id) ? this.snapshot(ref.id) : undefined;
+      const key = jobKey(ref);
+      // A scan like `get` by handle: thousands of records fold in well under a millisecond.
+      const hit = this.newestFirst().find((r) => {
+        const own = recordRef(r);
+        return own !== undefined && own.kind !== 'submission' && jobKey(own) === key;
+      });
+      return hit ? structuredClone(hit) : undefined;
     });
   }
 

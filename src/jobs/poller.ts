@@ -1,5 +1,6 @@
 /**
- * The shared poller: one state per job handle, whoever watches it.
+ * The shared poller: one state per job (`jobKey`: kind + platform id), whoever watches it and whatever
+ * handle spells it.
  *
  * - A job is never read more than once per `min` interval, measured from the *end* of the previous read,
  *   so the platform never sees two status requests for a job closer than `min` (spec "Limits": poll every
@@ -18,7 +19,7 @@
 import type { PlatformClient } from '../client/types.js';
 import { ApiError, GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { encodeHandle, isPollable, type JobRef } from './handle.js';
+import { isPollable, type JobRef, jobKey, tryEncodeHandle } from './handle.js';
 import { warnIfAboveQuote } from './reconcile.js';
 import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
 import type { JobPatch, JobRecord, JobStore } from './store.js';
@@ -37,7 +38,10 @@ const MAX_STATES = 5_000;
 const FORGET_AFTER_MS = 30 * 60_000;
 
 export interface PollerChange {
+  /** The job's handle, or a stand-in naming its kind when no handle can carry its id (compare `key`). */
   handle: string;
+  /** `jobKey` of the job: what subscribers compare. */
+  key: string;
   view: JobView;
   /** Status before this read; undefined on the first read of the handle. */
   previous: JobView['status'] | undefined;
@@ -80,6 +84,7 @@ export interface PollerOptions {
 
 interface HandleState {
   ref: JobRef;
+  key: string;
   handle: string;
   last: JobView | undefined;
   /** When the last read finished (ms). */
@@ -136,12 +141,13 @@ export function createPoller(opts: PollerOptions): Poller {
   let closed = false;
 
   function stateOf(ref: JobRef): HandleState {
-    const handle = encodeHandle(ref);
-    let st = states.get(handle);
+    const key = jobKey(ref);
+    let st = states.get(key);
     if (!st) {
       if (states.size >= MAX_STATES) prune();
-      st = { ref, handle, last: undefined, lastAt: 0, seq: 0, dueAt: 0, inflight: undefined, terminal: false };
-      states.set(handle, st);
+      const handle = tryEncodeHandle(ref) ?? `${ref.kind}:(id not representable in a handle)`;
+      st = { ref, key, handle, last: undefined, lastAt: 0, seq: 0, dueAt: 0, inflight: undefined, terminal: false };
+      states.set(key, st);
     }
     return st;
   }
@@ -195,17 +201,17 @@ export function createPoller(opts: PollerOptions): Poller {
     }
   }
 
-  async function ledgerRecord(handle: string): Promise<JobRecord | undefined> {
+  async function ledgerRecord(st: HandleState): Promise<JobRecord | undefined> {
     try {
-      return await jobs.get(handle);
+      return await jobs.getByRef(st.ref);
     } catch (err) {
-      log.warn('could not read the job ledger', { handle, error: message(err) });
+      log.warn('could not read the job ledger', { handle: st.handle, error: message(err) });
       return undefined;
     }
   }
 
   async function fetchView(st: HandleState): Promise<JobView> {
-    const rec = await ledgerRecord(st.handle);
+    const rec = await ledgerRecord(st);
     if (!isPollable(st.ref)) {
       return rec
         ? viewFromRecord(rec)
@@ -241,7 +247,7 @@ export function createPoller(opts: PollerOptions): Poller {
       st.seq++;
       st.terminal = isTerminal(view);
       st.dueAt = st.lastAt + interval.min + random() * (interval.max - interval.min);
-      if (changed) emit({ handle: st.handle, view, previous });
+      if (changed) emit({ handle: st.handle, key: st.key, view, previous });
       return observed(st);
     })();
     st.inflight = p;

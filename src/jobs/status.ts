@@ -279,7 +279,7 @@ export function viewFromRecord(rec: JobRecord): JobView {
  * The job envelope (design.md section 2) for a view, enriched with what only the ledger knows (estimate,
  * upscale original URL). Shared by get_job, wait_for_jobs and the job resources.
  */
-export function viewEnvelope(handle: string, ref: JobRef, view: JobView, rec?: JobRecord): JobEnvelope {
+export function viewEnvelope(handle: string | undefined, ref: JobRef, view: JobView, rec?: JobRecord): JobEnvelope {
   const remote = { ...(rec?.remote ?? {}), ...(view.remote ?? {}) };
   const requestId = view.requestId ?? rec?.requestId;
   const details: Record<string, unknown> = {
@@ -300,7 +300,7 @@ export function viewEnvelope(handle: string, ref: JobRef, view: JobView, rec?: J
   const step = nextStep(handle, ref, view);
   return {
     status: view.status,
-    handle,
+    ...(handle !== undefined ? { handle } : {}),
     kind: ref.kind,
     ...(rec?.estimate ? { estimate: withBounded(rec.estimate) } : {}),
     ...(Object.keys(remote).length ? { remote } : {}),
@@ -314,14 +314,16 @@ export function viewEnvelope(handle: string, ref: JobRef, view: JobView, rec?: J
   };
 }
 
-function nextStep(handle: string, ref: JobRef, view: JobView): string {
+function nextStep(handle: string | undefined, ref: JobRef, view: JobView): string {
   switch (view.status) {
     case 'completed':
       return 'Done: the result URLs are in outputs. No further call is needed.';
     case 'failed':
       return `The job failed (${view.reason ?? 'no reason given'}). Tell the user; start a new job only if they want to (list_jobs shows charges).`;
     case 'processing':
-      return `Still processing. Call wait_for_jobs with handles ["${handle}"] to wait for it.`;
+      return handle !== undefined
+        ? `Still processing. Call wait_for_jobs with handles ${JSON.stringify([handle])} to wait for it.`
+        : `Still processing. Call get_job with kind "${ref.kind}" and the id in remote.id again in a few seconds.`;
     case 'unknown':
       return isPollable(ref)
         ? 'The platform could not report on this job: check the handle or id (list_jobs lists known handles).'

@@ -6,7 +6,7 @@
  * unknown + remote ids + request id) → `update` from polls (status, outputs, charges).
  */
 import type { Estimate, JobOutput, JobStatus } from './envelope.js';
-import type { JobKind } from './handle.js';
+import type { JobKind, JobRef } from './handle.js';
 
 export type SubmissionOutcome = 'pending' | 'submitted' | 'rejected' | 'unknown';
 export type ConsentPath = 'elicitation' | 'token' | 'policy';
@@ -16,6 +16,12 @@ export interface JobRecord {
   id: string;
   /** Self-describing handle once the platform gave ids; `submission:<id>` until then (or for ever if unknown). */
   handle: string;
+  /**
+   * The platform reference once the platform gave ids. The handle says the same when it can; for an id no
+   * handle can carry (`tryEncodeHandle`) this is the only place it is kept, and the handle stays
+   * `submission:<id>`. Absent in records written before it existed: `recordRef` falls back to the handle.
+   */
+  ref?: JobRef | undefined;
   /** The tool that created it, or `external` for a job followed by raw id. */
   tool: string;
   kind: JobKind;
@@ -52,7 +58,7 @@ export type NewJobRecord = Pick<
   JobRecord,
   'tool' | 'kind' | 'fingerprint' | 'summary' | 'estimate' | 'consent' | 'owner'
 > &
-  Partial<Pick<JobRecord, 'handle' | 'status' | 'outcome' | 'remote' | 'originalUrl'>>;
+  Partial<Pick<JobRecord, 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl'>>;
 
 export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
 
@@ -84,6 +90,11 @@ export interface JobStore {
   update(id: string, patch: JobPatch, options?: UpdateOptions): Promise<JobRecord>;
   /** By ledger id or by handle (latest record with that handle). */
   get(idOrHandle: string): Promise<JobRecord | undefined>;
+  /**
+   * The newest record of the job `ref` names, compared by `jobKey` (kind + platform id), so every alias of a
+   * handle finds it; a `submission:<id>` ref finds its record by ledger id.
+   */
+  getByRef(ref: JobRef): Promise<JobRecord | undefined>;
   /** Newest first. Sees records written by other processes on the same state dir. */
   list(filter?: JobFilter): Promise<JobRecord[]>;
   /**

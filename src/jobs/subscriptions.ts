@@ -16,9 +16,8 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, silentLogger } from '../log.js';
-import { jobResourceUri } from '../result.js';
-import { decodeHandle, encodeHandle, isPollable, type JobRef } from './handle.js';
-import { assertOwnJob } from './owner.js';
+import { decodeHandle, isPollable, type JobRef, jobKey } from './handle.js';
+import { resolveJob } from './owner.js';
 import type { Observed, Poller } from './poller.js';
 import type { JobStore } from './store.js';
 
@@ -55,8 +54,11 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
   const existing = installed.get(server);
   if (existing) return existing;
   const log = deps.log ?? silentLogger;
-  /** Subscribed URI → the watch loop's controller (undefined for non-job URIs). */
-  const subs = new Map<string, AbortController | undefined>();
+  /**
+   * Subscribed URI → the watch loop's controller and the job's `jobKey` (both undefined for non-job URIs).
+   * Notifications go to the URI the client subscribed to, matched by job, whatever handle the change names.
+   */
+  const subs = new Map<string, { ac: AbortController; key: string } | undefined>();
 
   async function watch(ref: JobRef, signal: AbortSignal): Promise<void> {
     let o: Observed = await deps.poller.read(ref);
@@ -64,12 +66,14 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
   }
 
   const offChange = deps.poller.onChange((change) => {
-    const uri = jobResourceUri(change.handle);
-    // The first read of a handle is not a change the subscriber missed: it can read the resource itself.
-    if (change.previous === undefined || !subs.has(uri) || !server.isConnected()) return;
-    server.server.sendResourceUpdated({ uri }).catch((err) => {
-      log.debug('resource update notification not delivered', { uri, error: String(err) });
-    });
+    // The first read of a job is not a change the subscriber missed: it can read the resource itself.
+    if (change.previous === undefined || !server.isConnected()) return;
+    for (const [uri, sub] of subs) {
+      if (sub?.key !== change.key) continue;
+      server.server.sendResourceUpdated({ uri }).catch((err) => {
+        log.debug('resource update notification not delivered', { uri, error: String(err) });
+      });
+    }
   });
 
   server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
@@ -91,20 +95,18 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
         ErrorCode.InvalidParams,
         `uri: ${uri} does not name a job handle (e.g. genplat://jobs/actor_video:abc123)`,
       );
+    let target = ref;
     if (deps.jobs) {
       try {
-        await assertOwnJob(deps.jobs, deps.owner, encodeHandle(ref), 'uri');
+        target = (await resolveJob(deps.jobs, deps.owner, ref, 'uri')).ref;
       } catch (err) {
         throw new McpError(ErrorCode.InvalidParams, err instanceof Error ? err.message : String(err));
       }
     }
-    // Key by the canonical URI, the one change notifications are sent for.
-    const key = jobResourceUri(encodeHandle(ref));
     const ac = new AbortController();
-    subs.set(key, ac);
-    if (key !== uri) subs.set(uri, undefined);
-    if (isPollable(ref)) {
-      watch(ref, ac.signal).catch((err) => {
+    subs.set(uri, { ac, key: jobKey(target) });
+    if (isPollable(target)) {
+      watch(target, ac.signal).catch((err) => {
         if (!ac.signal.aborted) log.debug('subscription watch ended', { uri, error: String(err) });
       });
     }
@@ -112,17 +114,14 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
   });
 
   server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
-    const ref = jobRef(req.params.uri);
-    for (const uri of [req.params.uri, ...(ref ? [jobResourceUri(encodeHandle(ref))] : [])]) {
-      subs.get(uri)?.abort();
-      subs.delete(uri);
-    }
+    subs.get(req.params.uri)?.ac.abort();
+    subs.delete(req.params.uri);
     return {};
   });
 
   const dispose = () => {
     offChange();
-    for (const ac of subs.values()) ac?.abort();
+    for (const sub of subs.values()) sub?.ac.abort();
     subs.clear();
   };
   // Chained, not replaced: buildServer or a transport may have its own onclose.

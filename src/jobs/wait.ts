@@ -22,6 +22,11 @@ export interface WaitOptions {
   /** Called with strictly increasing `progress` values. Failures are ignored (progress is best effort). */
   onProgress?: (p: WaitProgress) => void | Promise<void>;
   now?: () => number;
+  /**
+   * What to call each ref in the result, by index (default: its handle). The job tools pass the handle the
+   * caller can use again, which for an id no handle can carry is the record's `submission:` handle.
+   */
+  handles?: readonly (string | undefined)[];
 }
 
 export interface WaitResult {
@@ -50,7 +55,7 @@ const settled = (v: JobView | undefined) => v !== undefined && v.status !== 'pro
 export async function waitForJobs(poller: Poller, refs: JobRef[], opts: WaitOptions): Promise<WaitResult> {
   const now = opts.now ?? Date.now;
   const start = now();
-  const handles = refs.map(encodeHandle);
+  const handles = refs.map((r, i) => opts.handles?.[i] ?? encodeHandle(r));
   const views = new Map<string, JobView>();
   const unique = [...new Set(handles)];
   const refOf = new Map(handles.map((h, i) => [h, refs[i]!]));

@@ -4,7 +4,8 @@
  * finished or by a timer at `finishAt`, whichever comes first: outputs are filled, a finished video is
  * registered as an owned video (so upscale can use it), and the terminal hook (webhooks) runs.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { wellFormed } from '../unicode.js';
 import type { JobEngine, JobOutcome, JobScript, OwnedVideo, ProjectRegistry, SimAccount, SimJob } from './types.js';
 
 export interface Timing {
@@ -50,6 +51,7 @@ export interface JobEngineDeps {
 }
 
 export class Jobs implements JobEngine {
+  /** By the id as a status read delivers it (`wellFormed`): see `JobScript.id`. */
   private readonly byId = new Map<string, SimJob>();
   private readonly scripts: JobScript[] = [];
   private readonly settled = new Set<string>();
@@ -78,7 +80,7 @@ export class Jobs implements JobEngine {
     const now = Date.now();
     const outcome: JobOutcome = script?.outcome ?? { kind: 'complete' };
     const job: SimJob = {
-      id: init.id ?? randomBytes(12).toString('hex'),
+      id: script?.id ?? init.id ?? randomBytes(12).toString('hex'),
       kind: init.kind,
       accountKey: init.account.key,
       projectId: init.projectId ?? this.deps.projects.resolve(init.account, undefined),
@@ -93,7 +95,7 @@ export class Jobs implements JobEngine {
       outputLagPolls: script?.outputLagPolls ?? 0,
       webhookUrl: init.webhookUrl,
     };
-    this.byId.set(job.id, job);
+    this.byId.set(wellFormed(job.id), job);
     this.outputCounts.set(job.id, Math.max(1, init.outputCount ?? 1));
     const timer = setTimeout(
       () => {
@@ -109,7 +111,7 @@ export class Jobs implements JobEngine {
   }
 
   get(kind: string, id: string, account: SimAccount): SimJob | undefined {
-    const job = this.byId.get(id);
+    const job = this.byId.get(wellFormed(id));
     // Another account's job answers exactly like an unknown one.
     if (!job || job.kind !== kind || job.accountKey !== account.key) return undefined;
     this.settle(job);
@@ -139,7 +141,11 @@ export class Jobs implements JobEngine {
     if (completed) {
       const n = this.outputCounts.get(job.id) ?? 1;
       const ext = job.media === 'image' ? 'png' : 'mp4';
-      for (let i = 0; i < n; i++) job.outputs.push(this.deps.mediaUrl(ext, n === 1 ? job.id : `${job.id}-${i + 1}`));
+      // Media names come from the id; an odd id (JobScript.id) is hashed into a URL-safe name.
+      const base = /^[\w-]{1,64}$/.test(job.id)
+        ? job.id
+        : createHash('sha256').update(wellFormed(job.id)).digest('hex').slice(0, 24);
+      for (let i = 0; i < n; i++) job.outputs.push(this.deps.mediaUrl(ext, n === 1 ? base : `${base}-${i + 1}`));
       this.registerOwnedVideo(job);
     }
     try {

@@ -244,7 +244,17 @@ export function createHandler(deps: ServerDeps): SimHandler {
     if (typeof p === 'string') return p === path ? {} : undefined;
     const anchored = new RegExp(`^(?:${p.source})$`, p.flags.replace(/[gy]/g, ''));
     const m = anchored.exec(path);
-    return m ? { ...m.groups } : undefined;
+    if (!m) return undefined;
+    // Path parameters arrive percent-encoded, as any HTTP server sees them; ids are compared decoded.
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(m.groups ?? {})) {
+      try {
+        params[k] = decodeURIComponent(v);
+      } catch {
+        params[k] = v;
+      }
+    }
+    return params;
   }
 
   return {

@@ -75,6 +75,13 @@ export interface JobScript {
   outcome?: JobOutcome;
   /** Enterprise: number of status reads that say "1 (completed)" with no output URL yet. */
   outputLagPolls?: number;
+  /**
+   * Odd-id knob: the platform id the job gets instead of a random one. Any string, as a real platform could
+   * return: over-long, lone surrogates, control characters, ':' or '%'. The JSON answer carries it exactly
+   * (lone surrogates as `\uD800` escapes); status reads find it by the id as it arrives over UTF-8, where a
+   * lone surrogate has become U+FFFD. Not for upscale, whose ids are the video's and the attempt's.
+   */
+  id?: string;
 }
 
 export interface SimJob {

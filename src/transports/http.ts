@@ -6,7 +6,8 @@
  * Every request, in this order: path `/mcp` → Host (DNS rebinding) → Origin → bearer token → per-token rate
  * limit → body (≤ 1 MiB, JSON) → session. Sessions need the SDK's stateful mode because elicitation needs the
  * client's declared capabilities (mcp-notes 0.7). A session belongs to the token that created it: any other
- * token gets the same 404 as an unknown session, so session ids cannot be probed either.
+ * token gets the same 404 as an unknown session, so session ids cannot be probed either. Sessions are capped
+ * per caller as well as in total, so one token cannot take every session (`maxSessionsPerCaller`).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -28,7 +29,10 @@ export interface HttpServerOptions {
   tokens: readonly string[];
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
+  /** Open sessions in total. */
   maxSessions: number;
+  /** Open sessions per caller; default an even share of `maxSessions` among `tokens` (at least 1). */
+  maxSessionsPerCaller?: number | undefined;
   sessionIdleMs: number;
   rateLimitPerMin: number;
   /** Default 1 MiB. */
@@ -79,10 +83,21 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   const sessions = new Map<string, Session>();
   /** Sessions being initialised: they hold a slot so concurrent initialises cannot overshoot the cap. */
   let opening = 0;
+  // Rounded down, so the shares of all callers fit in the total: each caller can always open its share.
+  const perCaller =
+    opts.maxSessionsPerCaller ?? Math.max(1, Math.floor(opts.maxSessions / Math.max(1, new Set(opts.tokens).size)));
+  /** Per caller: open sessions plus those being initialised. */
+  const held = new Map<string, number>();
+  const hold = (owner: string, delta: number) => {
+    const n = (held.get(owner) ?? 0) + delta;
+    if (n > 0) held.set(owner, n);
+    else held.delete(owner);
+  };
   const log = opts.log;
 
   async function closeSession(s: Session, why: string): Promise<void> {
     if (!sessions.delete(s.id)) return;
+    hold(s.owner, -1);
     log.info(`http session closed (${why})`, { session: s.id.slice(0, 8), owner: s.owner });
     await s.close().catch((err) => log.warn('error closing an http session', { error: String(err) }));
   }
@@ -96,6 +111,13 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
   async function openSession(owner: string, req: IncomingMessage, res: ServerResponse, body: unknown) {
     sweep();
+    if ((held.get(owner) ?? 0) >= perCaller) {
+      log.warn('http session refused: per-caller session limit reached', { owner, max: perCaller });
+      sendError(res, 503, `Too many open sessions for this token (limit ${perCaller}); close one or retry later`, {
+        'retry-after': '60',
+      });
+      return;
+    }
     if (sessions.size + opening >= opts.maxSessions) {
       log.warn('http session refused: session limit reached', { max: opts.maxSessions });
       sendError(res, 503, `Too many open sessions (limit ${opts.maxSessions}); close one or retry later`, {
@@ -104,6 +126,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       return;
     }
     opening++;
+    // The caller's slot is held from here; it is given back below if initialisation fails, else on close.
+    hold(owner, 1);
     const built = opts.newSession(owner);
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -143,6 +167,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         session.lastSeen = now();
       } else {
         // Initialisation failed (bad initialize params): nothing to keep.
+        hold(owner, -1);
         await built.close().catch(() => {});
       }
     }

@@ -1,6 +1,6 @@
 /**
  * HTTP mode limits, with small injected values and a movable clock (no sleeping, no timed assertions):
- * session cap → 503, idle expiry → 404, per-token rate limit → 429 + Retry-After, body limit → 413.
+ * session cap (total and per token) → 503, idle expiry → 404, per-token rate limit → 429 + Retry-After, body limit → 413.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpFixture, initializeBody, startHttpFixture, TOKEN_A, TOKEN_B } from './helpers.js';
@@ -26,6 +26,33 @@ describe('HTTP limits', () => {
     await a.transport.terminateSession();
     const again = await f.raw({ headers: auth(TOKEN_A), body: initializeBody });
     expect(again.status).toBe(200);
+  });
+
+  it("caps sessions per token: one caller's share full, the other still connects; the total cap still holds", async () => {
+    // 5 in total, 2 tokens: a share of 2 each (rounded down, so both shares always fit).
+    f = await startHttpFixture({ http: { maxSessions: 5 } });
+    const a1 = await f.connect(TOKEN_A);
+    await f.connect(TOKEN_A);
+    const a3 = await f.raw({ headers: auth(TOKEN_A), body: initializeBody });
+    expect(a3.status).toBe(503);
+    expect(a3.headers['retry-after']).toBeDefined();
+    expect(a3.body).toMatch(/for this token \(limit 2\)/);
+    // B connects although A asked for more than its share.
+    await f.connect(TOKEN_B);
+    await f.connect(TOKEN_B);
+    expect((await f.raw({ headers: auth(TOKEN_B), body: initializeBody })).status).toBe(503);
+    expect(f.rt.http.sessionCount()).toBe(4);
+    // A closed session gives the slot back to its caller.
+    await a1.transport.terminateSession();
+    expect((await f.raw({ headers: auth(TOKEN_A), body: initializeBody })).status).toBe(200);
+  });
+
+  it('a per-token share above the total still stops at the total', async () => {
+    f = await startHttpFixture({ http: { maxSessions: 3, maxSessionsPerCaller: 3 } });
+    for (let i = 0; i < 3; i++) await f.connect(TOKEN_A);
+    const b = await f.raw({ headers: auth(TOKEN_B), body: initializeBody });
+    expect(b.status).toBe(503);
+    expect(b.body).toMatch(/Too many open sessions \(limit 3\)/);
   });
 
   it('closes a session idle for longer than the limit', async () => {

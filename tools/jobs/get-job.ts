@@ -3,9 +3,18 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
-import { decodeHandle, encodeHandle, isPollable, type JobRef } from '../../src/jobs/handle.js';
-import { assertOwnJob } from '../../src/jobs/owner.js';
+import {
+  decodeHandle,
+  isPollable,
+  type JobRef,
+  jobKey,
+  MAX_HANDLE_LENGTH,
+  MAX_ID_LENGTH,
+  tryEncodeHandle,
+} from '../../src/jobs/handle.js';
+import { assertKnownToCaller, resolveJob } from '../../src/jobs/owner.js';
 import { type JobView, viewEnvelope } from '../../src/jobs/status.js';
+import type { JobRecord } from '../../src/jobs/store.js';
 import { envelopeLinks } from '../../src/result.js';
 
 /** Kinds with a status endpoint (custom avatars and submissions are reachable by handle only). */
@@ -21,12 +30,19 @@ const POLLABLE_KINDS = [
   'upscale',
 ] as const;
 
-const id = (what: string) => z.string().trim().min(1).max(256).describe(what);
+const id = (what: string, max = 256) => z.string().trim().min(1).max(max).describe(what);
 
 const Input = {
-  handle: z.string().trim().min(1).max(1100).optional().describe('job handle from a create tool or list_jobs'),
+  handle: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_HANDLE_LENGTH)
+    .optional()
+    .describe('job handle from a create tool or list_jobs'),
   kind: z.enum(POLLABLE_KINDS).optional().describe('job kind, for a job started elsewhere (instead of handle)'),
-  id: id('platform job id (id, db_id, request_id; upscale: video_id)').optional(),
+  // Longer than the spec's 256 for upscale ids: a platform id too long for a handle is followed by kind + id.
+  id: id('platform job id (id, db_id, request_id; upscale: video_id)', MAX_ID_LENGTH).optional(),
   media: z.enum(['image', 'video']).optional().describe('model jobs: output media; omit to check video then image'),
   project_id: id('upscale: project_id').optional(),
   video_type: id('upscale: video_type').optional(),
@@ -71,26 +87,29 @@ export function refFromInput(input: GetJobInput): JobRef {
  * record its state. Its charges, once the platform reports them, count toward today's spend: the account
  * really paid them, and ceilings err on the safe side.
  */
-async function adoptExternal(ref: JobRef, view: JobView, ctx: ToolContext): Promise<void> {
+async function adoptExternal(ref: JobRef, view: JobView, ctx: ToolContext): Promise<JobRecord | undefined> {
   // Only jobs the platform knows: an id it cannot find must not leave a phantom "processing" record.
-  if (view.status === 'unknown') return;
-  const handle = encodeHandle(ref);
-  if (await ctx.jobs.get(handle)) return;
+  if (view.status === 'unknown') return undefined;
+  // Without a handle of its own (odd id) the ledger names it `submission:<ledger id>`; `ref` keeps the id.
+  const handle = tryEncodeHandle(ref);
   const rec = await ctx.jobs.recordIntent({
     tool: 'external',
     kind: ref.kind,
-    fingerprint: createHash('sha256').update(`external\n${handle}`).digest('hex'),
+    fingerprint: createHash('sha256')
+      .update(`external\n${jobKey(ref)}`)
+      .digest('hex'),
     summary: `${ref.kind} started elsewhere, followed by id`,
     estimate: undefined,
     consent: undefined,
     owner: ctx.owner,
-    handle,
+    ...(handle ? { handle } : {}),
+    ref,
     status: view.status,
     outcome: 'submitted',
     remote: { id: ref.id, ...(ref.kind === 'upscale' ? { project_id: ref.projectId, billing_id: ref.billingId } : {}) },
   });
   // This first read happened before the record existed, so the poller could not store it; later reads will.
-  await ctx.jobs.update(rec.id, {
+  return ctx.jobs.update(rec.id, {
     outputs: view.outputs,
     ...(view.reason ? { reason: view.reason } : {}),
     ...(view.creditsCharged !== undefined ? { creditsCharged: view.creditsCharged } : {}),
@@ -111,13 +130,16 @@ export default defineTool({
     refFromInput(input);
   },
   async run(input, ctx) {
-    const ref = refFromInput(input);
-    const handle = encodeHandle(ref);
-    // HTTP mode: another caller's job is refused before anything is read or adopted.
-    await assertOwnJob(ctx.jobs, ctx.owner, handle, input.handle === undefined ? 'id' : 'handle');
+    // HTTP mode: another caller's job, by any alias, is refused before anything is read or adopted.
+    const field = input.handle === undefined ? 'id' : 'handle';
+    const job = await resolveJob(ctx.jobs, ctx.owner, refFromInput(input), field);
+    const { ref } = job;
     const { view } = await ctx.poller.read(ref);
-    if (input.handle === undefined) await adoptExternal(ref, view, ctx);
-    const rec = await ctx.jobs.get(handle);
+    assertKnownToCaller(ctx.owner, job, view.status, field);
+    // A job followed by raw id is adopted once; any record of it (under any alias) means it is known.
+    const rec = job.rec ?? (input.handle === undefined ? await adoptExternal(ref, view, ctx) : undefined);
+    // Only an odd id the platform does not know is left without a handle; the envelope still says kind + id.
+    const handle = job.handle ?? rec?.handle;
     const env = viewEnvelope(handle, ref, view, rec);
     // A failed job, or one the platform cannot find, is an error for the agent (style.md 2.3).
     // A ledger-only handle with a record (unknown outcome) is a state to report, not an error.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../../src/define-tool.js';
+import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
-import { decodeHandle, encodeHandle, isPollable, type JobRef } from '../../src/jobs/handle.js';
-import { assertOwnJob } from '../../src/jobs/owner.js';
+import { decodeHandle, isPollable, type JobRef, MAX_HANDLE_LENGTH } from '../../src/jobs/handle.js';
+import { type ResolvedJob, resolveJob } from '../../src/jobs/owner.js';
 import { viewEnvelope } from '../../src/jobs/status.js';
 import { waitForJobs } from '../../src/jobs/wait.js';
 import type { ResourceLink } from '../../src/result.js';
@@ -25,7 +25,7 @@ export default defineTool({
     'Waits up to max_wait_s for jobs (handles from create tools or list_jobs) and returns each job envelope. If time runs out, call again with the returned pending handles. Free; never cancels a job.',
   input: {
     handles: z
-      .array(z.string().trim().min(1).max(1100).describe('job handle'))
+      .array(z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('job handle'))
       .min(1)
       .max(MAX_HANDLES)
       .describe('job handles to wait for'),
@@ -40,23 +40,22 @@ export default defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async validate({ handles }, ctx) {
-    for (const [i, h] of handles.entries()) {
-      const ref = decodeHandle(h);
-      if (!ref) throw new UserInputError(`handles[${i}]`, 'not a job handle (e.g. actor_video:abc123); see list_jobs');
-      // HTTP mode: another caller's job is refused before any wait starts.
-      await assertOwnJob(ctx.jobs, ctx.owner, encodeHandle(ref), `handles[${i}]`);
-    }
+    await resolveAll(handles, ctx);
   },
   async run({ handles, until, max_wait_s }, ctx) {
-    const refs = handles.map((h) => decodeHandle(h) as JobRef);
+    const resolved = await resolveAll(handles, ctx);
+    const refs = resolved.map((j) => j.ref);
     const r = await waitForJobs(ctx.poller, refs, {
+      handles: resolved.map((j) => j.handle),
       until,
       maxWaitMs: max_wait_s * 1000,
       signal: ctx.signal,
       onProgress: (p) => ctx.progress(p),
     });
     const jobs = await Promise.all(
-      r.jobs.map(async ({ handle, view }, i) => viewEnvelope(handle, refs[i]!, view, await ctx.jobs.get(handle))),
+      r.jobs.map(async ({ handle, view }, i) =>
+        viewEnvelope(handle, refs[i]!, view, await ctx.jobs.getByRef(refs[i]!)),
+      ),
     );
     const links: ResourceLink[] = jobs.flatMap((j) =>
       (j.outputs ?? []).map((o, k) => ({ uri: o.url, name: `${j.handle} ${o.media} ${k + 1}` })),
@@ -77,3 +76,18 @@ export default defineTool({
     };
   },
 });
+
+/**
+ * Each handle → the job it names (a `submission:` handle of an accepted job → its platform reference).
+ * @throws UserInputError(handles[i]) for a string that is not a handle, or (HTTP mode) another caller's job
+ *   under any alias, before any wait starts.
+ */
+async function resolveAll(handles: string[], ctx: Pick<ToolContext, 'jobs' | 'owner'>): Promise<ResolvedJob[]> {
+  const out: ResolvedJob[] = [];
+  for (const [i, h] of handles.entries()) {
+    const ref: JobRef | undefined = decodeHandle(h);
+    if (!ref) throw new UserInputError(`handles[${i}]`, 'not a job handle (e.g. actor_video:abc123); see list_jobs');
+    out.push(await resolveJob(ctx.jobs, ctx.owner, ref, `handles[${i}]`));
+  }
+  return out;
+}

@@ -1,4 +1,6 @@
 /** Enterprise models: the catalog, one generic generate route, status by request_id. Flat bodies, no envelope. */
+
+import { wellFormed } from '../../unicode.js';
 import type { PlatformHttp } from '../http.js';
 import { CatalogSchema, EnterpriseStatusSchema, EnterpriseSubmitSchema } from '../schemas.js';
 import type { PlatformClient } from '../types.js';
@@ -31,7 +33,9 @@ export function enterpriseArea(http: PlatformHttp): PlatformClient['enterprise']
       http.request({
         method: 'GET',
         // The id comes from the platform, but it goes into a path segment, so it is encoded anyway.
-        path: `/enterprise/status/${encodeURIComponent(requestId)}`,
+        // A lone surrogate cannot cross a UTF-8 wire (encodeURIComponent would throw): it travels as U+FFFD,
+        // as query values do through URLSearchParams.
+        path: `/enterprise/status/${encodeURIComponent(wellFormed(requestId))}`,
         query: { media },
         schema: EnterpriseStatusSchema,
         envelope: false,

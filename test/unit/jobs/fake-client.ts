@@ -1,6 +1,7 @@
 /** A PlatformClient whose status reads are scripted per test; every other call throws (unexpected here). */
 import { vi } from 'vitest';
 import type { PlatformClient } from '../../../src/client/types.js';
+import { jobKey, recordRef } from '../../../src/jobs/handle.js';
 import type { JobRecord, JobStore, NewJobRecord } from '../../../src/jobs/store.js';
 
 type Fn = (...args: any[]) => Promise<any>;
@@ -62,6 +63,14 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     },
     async get(k) {
       return find(k);
+    },
+    async getByRef(ref) {
+      if (ref.kind === 'submission') return records.find((r) => r.id === ref.id);
+      const key = jobKey(ref);
+      return [...records].reverse().find((r) => {
+        const own = recordRef(r);
+        return own !== undefined && own.kind !== 'submission' && jobKey(own) === key;
+      });
     },
     async list(f = {}) {
       return [...records]
