@@ -2,12 +2,10 @@
  * `npm run demo` end to end: the built demo drives the built server (--sandbox) over stdio like an agent.
  * It must exit 0 and its transcript must show each job completed with a URL, and the spend it confirmed.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
+import { DEMO, ensureBuilt, ROOT } from '../helpers/build.js';
 
 let stdout = '';
 let stderr = '';

@@ -4,7 +4,7 @@
  * answers `tools/list` over stdio in the sandbox and its `doctor --sandbox` exits 0.
  * Needs the npm registry (dependencies of the tarball). Takes ~20-40 s, mostly that install.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

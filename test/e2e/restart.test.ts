@@ -1,10 +1,4 @@
-/**
- * Invariant 3 end to end: the built server over stdio creates a job, is SIGKILLed, and a new server on the
- * same state dir still lists the handle and follows it to completion. Also checks that nothing but
- * JSON-RPC reached stdout (the client would fail to parse it) and the key never reached stderr.
- */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
