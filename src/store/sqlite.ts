@@ -159,6 +159,7 @@ class SqliteStore implements Store {
   }
 
   async admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult> {
+    this.open();
     this.pruneNow();
     const credits = intent.estimate?.credits ?? 0;
     if (credits > rules.maxCreditsPerCall) {
