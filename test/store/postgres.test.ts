@@ -1,13 +1,13 @@
 import { afterAll } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres.js';
-import { createTestDatabase, dropTestDatabases, execOn } from './pg-helper.js';
+import { createTestSchema, dropTestDatabases, execOn } from './pg-helper.js';
 import { storeSuite } from './suite.js';
 
 afterAll(dropTestDatabases);
 
 storeSuite('PostgreSQL', {
   async create() {
-    const url = await createTestDatabase();
+    const url = await createTestSchema();
     return {
       open: (options) => openPostgresStore(url, { ...options }),
       setSchemaVersion: (version) =>
