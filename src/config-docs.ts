@@ -60,6 +60,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
       'OS data dir (`~/.local/share/genplat-mcp`, `~/Library/Application Support/genplat-mcp`, `%LOCALAPPDATA%\\genplat-mcp`)',
   },
   {
+    env: 'GENPLAT_DATABASE_URL',
+    meaning:
+      'PostgreSQL store shared by several server instances (`postgres://user:pass@host/db`): ceilings, duplicate guard, single-use tokens and jobs across the fleet. Unset: SQLite in the state dir.',
+    default: 'unset (SQLite)',
+  },
+  {
     env: 'GENPLAT_TOOLSETS',
     flag: '--toolsets',
     meaning:

@@ -91,6 +91,11 @@ export interface Config {
    */
   priceTable: Record<string, number>;
   stateDir: string;
+  /**
+   * `GENPLAT_DATABASE_URL`: the PostgreSQL store shared by a fleet of instances (src/store/postgres.ts);
+   * undefined = SQLite in the state dir. Holds a password: never log or quote it.
+   */
+  databaseUrl?: string | undefined;
   toolsets: Toolset[];
   readOnly: boolean;
   /** Lower-cased host names an agent may name in `webhook_url`. */
@@ -136,6 +141,11 @@ const EnvSchema = z.object({
   GENPLAT_PRICE_TABLE: z.string().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .optional(),
+  GENPLAT_DATABASE_URL: z
     .string()
     .trim()
     .transform((v) => v || undefined)
@@ -452,6 +462,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   }
 
   const baseStateDir = cli.stateDir ?? e.GENPLAT_STATE_DIR ?? defaultStateDir(env);
+  // The message never quotes the value: a database URL usually carries a password.
+  if (e.GENPLAT_DATABASE_URL !== undefined && !/^postgres(ql)?:\/\/./i.test(e.GENPLAT_DATABASE_URL)) {
+    problems.push('GENPLAT_DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
   const webhookAllowlist = parseWebhookAllowlist(e.GENPLAT_WEBHOOK_ALLOWLIST, problems);
   const allowedOrigins = parseOrigins(e.GENPLAT_HTTP_ALLOWED_ORIGINS, problems);
   if (problems.length > 0) {
@@ -473,6 +487,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     priceTable,
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
+    // The sandbox keeps its simulated jobs in its own SQLite file, never in the fleet's database.
+    databaseUrl: sandbox ? undefined : e.GENPLAT_DATABASE_URL,
     toolsets,
     readOnly: cli.readOnly || truthy(e.GENPLAT_READ_ONLY),
     webhookAllowlist,

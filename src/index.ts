@@ -3,6 +3,8 @@
  * The `genplat-mcp` bin: config → (sandbox simulator) → ledger → client → server → stdio.
  * stdout carries JSON-RPC only (invariant 6): every human-readable line goes to stderr.
  */
+// Must stay the first import: it refuses an old Node.js before any other module is evaluated.
+import './node-gate.js';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';

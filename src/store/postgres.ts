@@ -1,0 +1,327 @@
+/**
+ * The fleet store: PostgreSQL through `pg`, for several server instances behind one platform account
+ * (`GENPLAT_DATABASE_URL=postgres://…`). Same interface and tests as the SQLite store; see `types.ts` for
+ * what is stored. Backup: `pg_dump --table 'genplat_*'`.
+ *
+ * - `admit` takes `pg_advisory_xact_lock(account)` as its first statement: admissions for one platform
+ *   account are serialized across every instance, and the lock is released by COMMIT/ROLLBACK (a crashed
+ *   instance's connection closing releases it too). Nothing is retried: a failed admit means no intent and
+ *   no POST.
+ * - The schema is created and migrated on open under a session advisory lock, so three instances starting
+ *   together migrate once.
+ * - `observe` commits with `synchronous_commit = off`: a poll result lost to a crash is read again.
+ * - Timestamps come from the instance's clock (like the 0.1 ledger); keep the fleet's clocks in NTP sync.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { decodeHandle } from '../jobs/handle.js';
+import {
+  ACTIVE_SQL,
+  COLUMNS,
+  CONSENT_KEY_BYTES,
+  fromData,
+  mergePatch,
+  newRecord,
+  nonceHash,
+  spendSql,
+  toRow,
+} from './record.js';
+import {
+  type AdmitResult,
+  type AdmitRules,
+  type JobFilter,
+  type JobPatch,
+  type JobRecord,
+  type NewJobRecord,
+  type Observation,
+  SCHEMA_VERSION,
+  SchemaTooNewError,
+  type Settlement,
+  type Store,
+} from './types.js';
+
+export interface PostgresStoreOptions {
+  now?: () => Date;
+  /** Names the platform account whose admissions are serialized; one database can serve several. */
+  account?: string;
+  /** Connections per instance. 5: admissions are serialized anyway; the rest is short reads and polls. */
+  poolSize?: number;
+}
+
+/** First key of every advisory lock we take ('genp'), so ours never collide with another application's. */
+const LOCK_CLASS = 0x67656e70;
+const MIGRATE_LOCK = 0;
+
+/** Index i = the statements that take schema i to i+1. Append only; never edit a shipped migration. */
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE genplat_jobs (
+      seq BIGSERIAL PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      owner TEXT,
+      fingerprint TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at BIGINT NOT NULL,
+      handle TEXT NOT NULL,
+      estimate_credits DOUBLE PRECISION,
+      charged DOUBLE PRECISION,
+      refunded DOUBLE PRECISION,
+      data TEXT NOT NULL
+    )`,
+    'CREATE INDEX genplat_jobs_created ON genplat_jobs (created_at)',
+    'CREATE INDEX genplat_jobs_fingerprint ON genplat_jobs (fingerprint, created_at)',
+    'CREATE INDEX genplat_jobs_handle ON genplat_jobs (handle)',
+    'CREATE INDEX genplat_jobs_owner ON genplat_jobs (owner, created_at)',
+    'CREATE TABLE genplat_nonces (hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)',
+    'CREATE TABLE genplat_leases (job_key TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms BIGINT NOT NULL)',
+  ],
+];
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const ORDER = 'ORDER BY created_at DESC, seq DESC';
+const $ = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
+const INSERT = `INSERT INTO genplat_jobs (${COLUMNS.join(', ')}) VALUES (${$(COLUMNS.length)})`;
+const UPDATE = `UPDATE genplat_jobs SET ${COLUMNS.slice(1)
+  .map((c, i) => `${c} = $${i + 1}`)
+  .join(', ')} WHERE id = $${COLUMNS.length}`;
+const SPEND = `SELECT ${spendSql('GREATEST')} AS spent FROM genplat_jobs WHERE outcome <> 'rejected' AND created_at >= $1`;
+
+/** A 32-bit lock key from the account name (stable across instances and versions). */
+function accountKey(account: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of Buffer.from(account)) h = Math.imul(h ^ ch, 0x01000193);
+  // 0 is the migration lock's key.
+  return (h | 0) === MIGRATE_LOCK ? 1 : h | 0;
+}
+
+class PostgresStore implements Store {
+  readonly description: string;
+  private closed = false;
+  private lastPrune = 0;
+  private readonly lockKey: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    where: string,
+    private readonly now: () => Date,
+    account: string,
+  ) {
+    this.description = `PostgreSQL ${where}`;
+    this.lockKey = accountKey(account);
+  }
+
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>, durable = true): Promise<T> {
+    if (this.closed) throw new Error('The job store is closed.');
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      if (!durable) await c.query('SET LOCAL synchronous_commit = off');
+      const out = await fn(c);
+      await c.query('COMMIT');
+      return out;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  private async query<R extends pg.QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
+    if (this.closed) throw new Error('The job store is closed.');
+    return (await this.pool.query<R>(sql, args)).rows;
+  }
+
+  async admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult> {
+    await this.pruneNow();
+    const credits = intent.estimate?.credits ?? 0;
+    if (credits > rules.maxCreditsPerCall) {
+      return { admitted: false, reason: 'per_call', limit: rules.maxCreditsPerCall, credits };
+    }
+    return this.tx(async (c): Promise<AdmitResult> => {
+      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
+      const spent = Number((await c.query<{ spent: number }>(SPEND, [rules.dayStart.getTime()])).rows[0]?.spent ?? 0);
+      if (spent + credits > rules.maxCreditsPerDay) {
+        return { admitted: false, reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent };
+      }
+      if (rules.duplicate) {
+        const { rows } = await c.query<{ data: string }>(
+          `SELECT data FROM genplat_jobs WHERE fingerprint = $1 AND ($2::text IS NULL OR owner = $2) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
+          [rules.duplicate.fingerprint, rules.duplicate.owner ?? null],
+        );
+        if (rows[0]) return { admitted: false, reason: 'duplicate', record: fromData(rows[0].data) };
+      }
+      if (rules.nonce) {
+        const { rowCount } = await c.query(
+          'INSERT INTO genplat_nonces (hash, expires_at) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
+          [nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime()],
+        );
+        if (rowCount === 0) return { admitted: false, reason: 'token_used' };
+      }
+      const record = newRecord(intent, this.now());
+      await c.query(INSERT, toRow(record));
+      return { admitted: true, record };
+    });
+  }
+
+  private patch(id: string, patch: JobPatch, durable: boolean): Promise<JobRecord> {
+    return this.tx(async (c) => {
+      const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1 FOR UPDATE', [id]);
+      if (!rows[0]) throw new Error(`The job store has no record ${id}.`);
+      const merged = mergePatch(fromData(rows[0].data), patch, this.now());
+      const [, ...rest] = toRow(merged);
+      await c.query(UPDATE, [...rest, id]);
+      return merged;
+    }, durable);
+  }
+
+  settle(id: string, result: Settlement): Promise<JobRecord> {
+    return this.patch(id, result, true);
+  }
+
+  observe(id: string, patch: Observation): Promise<JobRecord> {
+    return this.patch(id, patch, false);
+  }
+
+  async get(idOrHandle: string): Promise<JobRecord | undefined> {
+    const byId = (id: string) => this.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1', [id]);
+    let rows = await byId(idOrHandle);
+    // A `submission:<id>` handle keeps working after the record got its platform handle.
+    const ref = rows[0] ? undefined : decodeHandle(idOrHandle);
+    if (!rows[0] && ref?.kind === 'submission') rows = await byId(ref.id);
+    if (!rows[0]) {
+      rows = await this.query(`SELECT data FROM genplat_jobs WHERE handle = $1 ${ORDER} LIMIT 1`, [idOrHandle.trim()]);
+    }
+    return rows[0] ? fromData(rows[0].data) : undefined;
+  }
+
+  async list(filter: JobFilter = {}): Promise<JobRecord[]> {
+    if (filter.status?.length === 0) return [];
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.owner !== undefined) {
+      args.push(filter.owner);
+      where.push(`owner = $${args.length}`);
+    }
+    if (filter.since) {
+      args.push(filter.since.getTime());
+      where.push(`created_at >= $${args.length}`);
+    }
+    if (filter.status) {
+      args.push(filter.status);
+      where.push(`status = ANY($${args.length}::text[])`);
+    }
+    const sql = `SELECT data FROM genplat_jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${ORDER}${
+      filter.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filter.limit))}` : ''
+    }`;
+    return (await this.query<{ data: string }>(sql, args)).map((r) => fromData(r.data));
+  }
+
+  async spendSince(since: Date, owner?: string): Promise<number> {
+    const rows =
+      owner === undefined
+        ? await this.query<{ spent: number }>(SPEND, [since.getTime()])
+        : await this.query<{ spent: number }>(`${SPEND} AND owner = $2`, [since.getTime(), owner]);
+    return Number(rows[0]?.spent ?? 0);
+  }
+
+  async consentKey(): Promise<Buffer> {
+    // Every instance races to insert its own; ON CONFLICT keeps the first, and all read that one back.
+    await this.query(`INSERT INTO genplat_meta (key, value) VALUES ('consent_key', $1) ON CONFLICT (key) DO NOTHING`, [
+      randomBytes(CONSENT_KEY_BYTES).toString('hex'),
+    ]);
+    const rows = await this.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'consent_key'`);
+    return Buffer.from(rows[0]?.value ?? '', 'hex');
+  }
+
+  async tryLease(jobKey: string, ms: number, holder: string): Promise<boolean> {
+    const now = this.now().getTime();
+    const rows = await this.query(
+      `INSERT INTO genplat_leases (job_key, holder, until_ms) VALUES ($1, $2, $3)
+       ON CONFLICT (job_key) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
+       WHERE genplat_leases.until_ms <= $4 RETURNING 1`,
+      [jobKey, holder, now + ms, now],
+    );
+    return rows.length === 1;
+  }
+
+  async schemaVersion(): Promise<number> {
+    return readVersion(this.pool);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private async pruneNow(): Promise<void> {
+    const now = this.now().getTime();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    await this.query('DELETE FROM genplat_nonces WHERE expires_at < $1', [now]);
+    await this.query('DELETE FROM genplat_leases WHERE until_ms < $1', [now]);
+  }
+}
+
+async function readVersion(q: pg.Pool | pg.PoolClient): Promise<number> {
+  const { rows } = await q.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'schema_version'`);
+  return rows[0] ? Number(rows[0].value) : 0;
+}
+
+/** The URL without its password, for messages. */
+export function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = '';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/**
+ * Connects, then creates or migrates the schema under a session advisory lock (instances starting together
+ * migrate once). @throws SchemaTooNewError when a newer genplat-mcp wrote it; connection errors.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 5 });
+  // An idle connection's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const where = describeUrl(url);
+  try {
+    const c = await pool.connect();
+    try {
+      await c.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]);
+      try {
+        await c.query('CREATE TABLE IF NOT EXISTS genplat_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+        const found = await readVersion(c);
+        if (found > SCHEMA_VERSION) throw new SchemaTooNewError(where, found, SCHEMA_VERSION);
+        if (found < SCHEMA_VERSION) {
+          await c.query('BEGIN');
+          try {
+            for (let v = found; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v] ?? []) await c.query(sql);
+            await c.query(
+              `INSERT INTO genplat_meta (key, value) VALUES ('schema_version', $1)
+               ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+              [String(SCHEMA_VERSION)],
+            );
+            await c.query('COMMIT');
+          } catch (err) {
+            await c.query('ROLLBACK').catch(() => {});
+            throw err;
+          }
+        }
+      } finally {
+        await c.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]).catch(() => {});
+      }
+    } finally {
+      c.release();
+    }
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+  return new PostgresStore(pool, where, options.now ?? (() => new Date()), options.account ?? 'default');
+}

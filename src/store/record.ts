@@ -1,0 +1,108 @@
+/**
+ * What both backends share, so they cannot drift: how an intent becomes a record, how a patch merges, which
+ * record fields become columns, and the spend and "still active" rules as SQL.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { encodeHandle } from '../jobs/handle.js';
+import type { JobPatch, JobRecord, NewJobRecord } from './types.js';
+
+/** Fields fixed at intent time; a patch never changes them (same list as the 0.1 ledger). */
+const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'updatedAt'] as const;
+
+export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
+  const id = randomUUID();
+  const at = now.toISOString();
+  return {
+    id,
+    handle: rec.handle ?? encodeHandle({ kind: 'submission', id }),
+    tool: rec.tool,
+    kind: rec.kind,
+    fingerprint: rec.fingerprint,
+    summary: rec.summary,
+    estimate: rec.estimate,
+    consent: rec.consent,
+    outcome: rec.outcome ?? 'pending',
+    // The POST is about to go out; `outcome` says whether it was confirmed.
+    status: rec.status ?? 'submitted',
+    requestId: undefined,
+    remote: rec.remote,
+    outputs: [],
+    reason: undefined,
+    creditsCharged: undefined,
+    creditsRefunded: undefined,
+    originalUrl: rec.originalUrl,
+    owner: rec.owner,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** An explicit `undefined` in the patch clears the field, as in the 0.1 ledger. */
+export function mergePatch(rec: JobRecord, patch: JobPatch, now: Date): JobRecord {
+  const data: Record<string, unknown> = { ...patch };
+  for (const key of IMMUTABLE) delete data[key];
+  return { ...rec, ...(data as JobPatch), updatedAt: now.toISOString() };
+}
+
+/** Column values of a record, in `COLUMNS` order. `data` is the whole record, so reading never rebuilds it. */
+export function toRow(r: JobRecord): (string | number | null)[] {
+  return [
+    r.id,
+    r.owner ?? null,
+    r.fingerprint,
+    r.outcome,
+    r.status,
+    Date.parse(r.createdAt),
+    r.handle,
+    r.estimate?.credits ?? null,
+    r.creditsCharged ?? null,
+    r.creditsRefunded ?? null,
+    JSON.stringify(r, (_k, v) => (v === undefined ? null : v)),
+  ];
+}
+
+export const COLUMNS = [
+  'id',
+  'owner',
+  'fingerprint',
+  'outcome',
+  'status',
+  'created_at',
+  'handle',
+  'estimate_credits',
+  'charged',
+  'refunded',
+  'data',
+] as const;
+
+/** JSON stores `undefined` as null; records never hold null, so every null reads back as undefined. */
+export function fromData(data: string): JobRecord {
+  const raw = JSON.parse(data) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(raw)) if (v === null) raw[k] = undefined;
+  return raw as unknown as JobRecord;
+}
+
+/** May still start or be running a job: the duplicate guard refuses to submit it again. */
+export const ACTIVE_SQL = `(outcome IN ('pending', 'unknown') OR (outcome = 'submitted' AND status IN ('submitted', 'processing')))`;
+
+/**
+ * Spend of one record, the 0.1 ledger's `spendSince` as one SQL expression (both backends use it; `greatest`
+ * is `MAX` in SQLite and `GREATEST` in PostgreSQL):
+ * - while the job may still run, a reported charge is provisional (the upscale status reads 0 while preparing,
+ *   though the attempt was charged on acceptance): never below the estimate;
+ * - once final, the reported charge if known, else the estimate;
+ * - minus refunds, but a refund never makes one job count as negative spend.
+ * Records whose outcome is `rejected` cost nothing and are filtered out by the caller's WHERE.
+ */
+export function spendSql(greatest: 'MAX' | 'GREATEST'): string {
+  const est = 'COALESCE(estimate_credits, 0)';
+  const spent = `CASE WHEN ${ACTIVE_SQL} THEN ${greatest}(COALESCE(charged, 0), ${est}) ELSE COALESCE(charged, ${est}) END`;
+  return `COALESCE(SUM(${greatest}(0, ${spent} - COALESCE(refunded, 0))), 0)`;
+}
+
+/** Nonces are kept as sha256 hex (as the 0.1 `nonces/` files were named), so the import copies them as is. */
+export function nonceHash(nonce: string): string {
+  return createHash('sha256').update(nonce).digest('hex');
+}
+
+export const CONSENT_KEY_BYTES = 32;

@@ -1,0 +1,344 @@
+/**
+ * The default store: `<stateDir>/genplat.db` through `node:sqlite` (no native addon, so npx users and the
+ * Claude Desktop bundle need no compiler). See `types.ts` for what is stored and how to back it up.
+ *
+ * - WAL: readers never wait for the writer; `synchronous=FULL` makes each commit durable (the intent is on
+ *   disk before the POST), except `observe`, which commits with `NORMAL` (a lost poll result is re-read).
+ * - `admit` runs in `BEGIN IMMEDIATE`: the write lock is taken before the first read, so two processes on one
+ *   state dir cannot both read the spend and both insert. SQLite, not our code, serializes them.
+ * - The API is synchronous: a transaction is a few statements on local disk (well under a millisecond, plus
+ *   an fsync), and while another process holds the lock this one waits in SQLite's busy handler.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { decodeHandle } from '../jobs/handle.js';
+import { createLogger, type Logger } from '../log.js';
+import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
+import {
+  ACTIVE_SQL,
+  COLUMNS,
+  CONSENT_KEY_BYTES,
+  fromData,
+  mergePatch,
+  newRecord,
+  nonceHash,
+  spendSql,
+  toRow,
+} from './record.js';
+import { loadSqlite } from './sqlite-module.js';
+import {
+  type AdmitResult,
+  type AdmitRules,
+  type JobFilter,
+  type JobPatch,
+  type JobRecord,
+  type NewJobRecord,
+  type Observation,
+  SCHEMA_VERSION,
+  SchemaTooNewError,
+  type Settlement,
+  type Store,
+} from './types.js';
+
+export const DB_FILE = 'genplat.db';
+
+export interface SqliteStoreOptions {
+  now?: () => Date;
+  log?: Pick<Logger, 'warn'>;
+  /**
+   * How long a transaction waits for another process's. 10 s: a transaction holds the lock for about a
+   * millisecond plus one fsync, so only a stalled disk or a stopped process (SIGSTOP) makes anyone wait this long.
+   */
+  busyTimeoutMs?: number;
+  /** Default true: import a 0.1 `ledger.jsonl` when this open creates the store. */
+  importLedger?: boolean;
+}
+
+/** Index i = the statements that take schema i to i+1. Append only; never edit a shipped migration. */
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE jobs (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      owner TEXT,
+      fingerprint TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      handle TEXT NOT NULL,
+      estimate_credits REAL,
+      charged REAL,
+      refunded REAL,
+      data TEXT NOT NULL
+    )`,
+    'CREATE INDEX jobs_created ON jobs (created_at)',
+    'CREATE INDEX jobs_fingerprint ON jobs (fingerprint, created_at)',
+    'CREATE INDEX jobs_handle ON jobs (handle)',
+    'CREATE INDEX jobs_owner ON jobs (owner, created_at)',
+    'CREATE TABLE nonces (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID',
+    'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
+    'CREATE TABLE leases (job_key TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms INTEGER NOT NULL) WITHOUT ROWID',
+  ],
+];
+
+/** Expired nonces and leases are deleted this often per process: they only need to outlive their token/lease. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const ORDER = 'ORDER BY created_at DESC, seq DESC';
+const INSERT = `INSERT INTO jobs (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+const UPDATE = `UPDATE jobs SET ${COLUMNS.slice(1)
+  .map((c) => `${c} = ?`)
+  .join(', ')} WHERE id = ?`;
+
+class SqliteStore implements Store {
+  readonly description: string;
+  private closed = false;
+  private lastPrune = 0;
+  private readonly st: Record<
+    'spend' | 'duplicate' | 'nonce' | 'insert' | 'update' | 'byId' | 'byHandle' | 'lease' | 'key' | 'keyInit',
+    StatementSync
+  >;
+
+  constructor(
+    private readonly db: DatabaseSync,
+    readonly path: string,
+    private readonly now: () => Date,
+  ) {
+    this.description = `SQLite ${path}`;
+    const p = (sql: string) => db.prepare(sql);
+    this.st = {
+      spend: p(`SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ?`),
+      duplicate: p(
+        `SELECT data FROM jobs WHERE fingerprint = ? AND (? IS NULL OR owner = ?) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
+      ),
+      nonce: p('INSERT INTO nonces (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
+      insert: p(INSERT),
+      update: p(UPDATE),
+      byId: p('SELECT data FROM jobs WHERE id = ?'),
+      byHandle: p(`SELECT data FROM jobs WHERE handle = ? ${ORDER} LIMIT 1`),
+      lease: p(
+        `INSERT INTO leases (job_key, holder, until_ms) VALUES (?, ?, ?)
+         ON CONFLICT (job_key) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
+         WHERE leases.until_ms <= ?`,
+      ),
+      key: p(`SELECT value FROM meta WHERE key = 'consent_key'`),
+      keyInit: p(`INSERT INTO meta (key, value) VALUES ('consent_key', ?) ON CONFLICT (key) DO NOTHING`),
+    };
+  }
+
+  private open(): void {
+    if (this.closed) throw new Error('The job store is closed.');
+  }
+
+  /** One write transaction; `durable: false` commits without waiting for the disk (WAL + synchronous=NORMAL). */
+  private tx<T>(fn: () => T, durable = true): T {
+    this.open();
+    if (!durable) this.db.exec('PRAGMA synchronous = NORMAL');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const out = fn();
+        this.db.exec('COMMIT');
+        return out;
+      } catch (err) {
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          // already rolled back by SQLite (e.g. on a full disk)
+        }
+        throw err;
+      }
+    } finally {
+      if (!durable) this.db.exec('PRAGMA synchronous = FULL');
+    }
+  }
+
+  private spentSince(since: Date): number {
+    return Number((this.st.spend.get(since.getTime()) as { spent: number }).spent);
+  }
+
+  async admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult> {
+    this.open();
+    this.pruneNow();
+    const credits = intent.estimate?.credits ?? 0;
+    if (credits > rules.maxCreditsPerCall) {
+      return { admitted: false, reason: 'per_call', limit: rules.maxCreditsPerCall, credits };
+    }
+    return this.tx((): AdmitResult => {
+      const spent = this.spentSince(rules.dayStart);
+      if (spent + credits > rules.maxCreditsPerDay) {
+        return { admitted: false, reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent };
+      }
+      if (rules.duplicate) {
+        const owner = rules.duplicate.owner ?? null;
+        const row = this.st.duplicate.get(rules.duplicate.fingerprint, owner, owner) as { data: string } | undefined;
+        if (row) return { admitted: false, reason: 'duplicate', record: fromData(row.data) };
+      }
+      if (rules.nonce) {
+        const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
+        if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
+      }
+      const record = newRecord(intent, this.now());
+      this.st.insert.run(...toRow(record));
+      return { admitted: true, record };
+    });
+  }
+
+  private patch(id: string, patch: JobPatch, durable: boolean): JobRecord {
+    return this.tx(() => {
+      const row = this.st.byId.get(id) as { data: string } | undefined;
+      if (!row) throw new Error(`The job store has no record ${id}.`);
+      const merged = mergePatch(fromData(row.data), patch, this.now());
+      const [, ...rest] = toRow(merged);
+      this.st.update.run(...rest, id);
+      return merged;
+    }, durable);
+  }
+
+  async settle(id: string, result: Settlement): Promise<JobRecord> {
+    return this.patch(id, result, true);
+  }
+
+  async observe(id: string, patch: Observation): Promise<JobRecord> {
+    return this.patch(id, patch, false);
+  }
+
+  async get(idOrHandle: string): Promise<JobRecord | undefined> {
+    this.open();
+    let row = this.st.byId.get(idOrHandle) as { data: string } | undefined;
+    // A `submission:<id>` handle keeps working after the record got its platform handle.
+    const ref = row ? undefined : decodeHandle(idOrHandle);
+    if (!row && ref?.kind === 'submission') row = this.st.byId.get(ref.id) as { data: string } | undefined;
+    row ??= this.st.byHandle.get(idOrHandle.trim()) as { data: string } | undefined;
+    return row ? fromData(row.data) : undefined;
+  }
+
+  async list(filter: JobFilter = {}): Promise<JobRecord[]> {
+    this.open();
+    if (filter.status?.length === 0) return [];
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (filter.owner !== undefined) {
+      where.push('owner = ?');
+      args.push(filter.owner);
+    }
+    if (filter.since) {
+      where.push('created_at >= ?');
+      args.push(filter.since.getTime());
+    }
+    if (filter.status) {
+      where.push(`status IN (${filter.status.map(() => '?').join(', ')})`);
+      args.push(...filter.status);
+    }
+    const sql = `SELECT data FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${ORDER}${
+      filter.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filter.limit))}` : ''
+    }`;
+    return (this.db.prepare(sql).all(...args) as { data: string }[]).map((r) => fromData(r.data));
+  }
+
+  async spendSince(since: Date, owner?: string): Promise<number> {
+    this.open();
+    if (owner === undefined) return this.spentSince(since);
+    const row = this.db
+      .prepare(
+        `SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ? AND owner = ?`,
+      )
+      .get(since.getTime(), owner) as { spent: number };
+    return Number(row.spent);
+  }
+
+  async consentKey(): Promise<Buffer> {
+    this.open();
+    const row = this.st.key.get() as { value: string } | undefined;
+    if (row) return Buffer.from(row.value, 'hex');
+    // Two processes may race here: ON CONFLICT DO NOTHING keeps the first, and both read it back.
+    this.st.keyInit.run(randomBytes(CONSENT_KEY_BYTES).toString('hex'));
+    return Buffer.from((this.st.key.get() as { value: string }).value, 'hex');
+  }
+
+  async tryLease(jobKey: string, ms: number, holder: string): Promise<boolean> {
+    this.open();
+    const now = this.now().getTime();
+    return Number(this.st.lease.run(jobKey, holder, now + ms, now).changes) === 1;
+  }
+
+  async schemaVersion(): Promise<number> {
+    this.open();
+    return userVersion(this.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private pruneNow(): void {
+    const now = this.now().getTime();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now);
+    this.db.prepare('DELETE FROM leases WHERE until_ms < ?').run(now);
+  }
+
+  /** Writes a 0.1 state dir's content; called inside the transaction that creates the schema. */
+  applyImport(bundle: LedgerImport): void {
+    for (const r of bundle.records) this.st.insert.run(...toRow(r));
+    for (const n of bundle.nonces) this.st.nonce.run(n.hash, n.expiresAt);
+    if (bundle.secret) this.st.keyInit.run(bundle.secret.toString('hex'));
+    this.db
+      .prepare(`INSERT INTO meta (key, value) VALUES ('ledger_imported', ?)`)
+      .run(`${this.now().toISOString()} ${bundle.records.length} records`);
+  }
+}
+
+function userVersion(db: DatabaseSync): number {
+  return Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+}
+
+/**
+ * Opens (creating and migrating if needed) `<stateDir>/genplat.db`. Several processes may open it at once.
+ * @throws SchemaTooNewError when a newer genplat-mcp wrote it; file-system and SQLite errors.
+ */
+export async function openSqliteStore(stateDir: string, options: SqliteStoreOptions = {}): Promise<Store> {
+  const log = options.log ?? createLogger('warn');
+  const now = options.now ?? (() => new Date());
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const path = join(stateDir, DB_FILE);
+  const { DatabaseSync } = loadSqlite();
+  const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+  try {
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    const found = userVersion(db);
+    if (found > SCHEMA_VERSION) throw new SchemaTooNewError(path, found, SCHEMA_VERSION);
+    // Read a 0.1 state dir before the transaction (file reads are async); written inside it only when this
+    // open is the one that creates the schema.
+    const bundle = found === 0 && options.importLedger !== false ? await readLedgerForImport(stateDir, log) : undefined;
+    db.exec('BEGIN IMMEDIATE');
+    let created = false;
+    try {
+      const current = userVersion(db); // another process may have migrated while we read
+      if (current > SCHEMA_VERSION) throw new SchemaTooNewError(path, current, SCHEMA_VERSION);
+      for (let v = current; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v] ?? []) db.exec(sql);
+      if (current < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      created = current === 0;
+      const store = new SqliteStore(db, path, now);
+      if (created && bundle) store.applyImport(bundle);
+      db.exec('COMMIT');
+      if (created && bundle) await setLedgerAside(stateDir);
+      return store;
+    } catch (err) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // nothing to roll back
+      }
+      throw err;
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

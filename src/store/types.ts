@@ -1,0 +1,107 @@
+/**
+ * The store behind every paid call (issue 10). Its centre is `admit`: ONE transaction that answers "may this
+ * call start now?" and records that it did — per-call ceiling, per-day ceiling, duplicate rule, single use of
+ * the confirmation, insert of the intent — so two processes (or a fleet of instances) can never both pass a
+ * check before either wrote. Two backends implement it with the same tests (`test/store/suite.ts`):
+ *
+ * - SQLite (`sqlite.ts`, the default): `<stateDir>/genplat.db` through `node:sqlite`. Several processes on one
+ *   state dir are serialized by SQLite itself (`BEGIN IMMEDIATE`). Backup: `sqlite3 genplat.db ".backup
+ *   copy.db"` (safe while servers run; copying the file alone can miss the WAL).
+ * - PostgreSQL (`postgres.ts`, for a fleet): `GENPLAT_DATABASE_URL=postgres://…`. Admission is serialized per
+ *   platform account with `pg_advisory_xact_lock`. Backup: `pg_dump`.
+ *
+ * What is stored: every job record (the `JobRecord` shape, queried fields as columns and the whole record as
+ * JSON), the hashes of used confirmation nonces until their token expires, the consent key (32 random bytes
+ * that sign confirmation tokens), short poller leases, and the schema version. No API key, ever.
+ *
+ * No network call happens inside any transaction here: callers read what they need from the platform before
+ * `admit` and pass it in.
+ */
+import type { JobOutput, JobStatus } from '../jobs/envelope.js';
+import type { JobKind } from '../jobs/handle.js';
+import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store.js';
+
+export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
+
+/** The schema this code writes. A store written by a newer schema is refused, never skipped. */
+export const SCHEMA_VERSION = 1;
+
+export interface AdmitRules {
+  /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
+  maxCreditsPerCall: number;
+  /** GENPLAT_MAX_CREDITS_PER_DAY: account-wide spend since `dayStart` + this estimate above it is refused. */
+  maxCreditsPerDay: number;
+  /** Start of the ceiling's day (UTC midnight, `utcDayStart`). */
+  dayStart: Date;
+  /**
+   * The duplicate guard, or undefined when the call says `allow_duplicate`. An undefined owner (stdio)
+   * matches records of every owner, as the 0.1 ledger did.
+   */
+  duplicate?: { fingerprint: string; owner: string | undefined } | undefined;
+  /** The confirmation token's nonce, consumed (single use, across processes) when the call is admitted. */
+  nonce?: { value: string; expiresAt: Date } | undefined;
+}
+
+export type AdmitRefusal =
+  | { reason: 'per_call'; limit: number; credits: number }
+  | { reason: 'per_day'; limit: number; credits: number; spent: number }
+  | { reason: 'duplicate'; record: JobRecord }
+  | { reason: 'token_used' };
+
+export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: false } & AdmitRefusal);
+
+/** What the answer to the POST taught us. Always durable before `settle` resolves (invariant 3). */
+export interface Settlement {
+  outcome: 'submitted' | 'rejected' | 'unknown';
+  handle?: string | undefined;
+  kind?: JobKind | undefined;
+  status?: JobStatus | undefined;
+  requestId?: string | undefined;
+  remote?: Record<string, string> | undefined;
+  outputs?: JobOutput[] | undefined;
+  creditsCharged?: number | undefined;
+  originalUrl?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** What a poll taught us. Not forced to disk: a status lost to a power cut is read again by the next poll. */
+export type Observation = Pick<
+  JobPatch,
+  'status' | 'outputs' | 'creditsCharged' | 'creditsRefunded' | 'reason' | 'handle' | 'remote' | 'outcome'
+>;
+
+export interface Store {
+  /** Which backend and where (no credentials): for `doctor` and logs. */
+  readonly description: string;
+  /** One transaction: refuses with the first rule that fails, or inserts the intent (outcome `pending`). */
+  admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult>;
+  /** @throws if the id is unknown. */
+  settle(id: string, result: Settlement): Promise<JobRecord>;
+  /** @throws if the id is unknown. */
+  observe(id: string, patch: Observation): Promise<JobRecord>;
+  /** By ledger id, by `submission:<id>` handle, or the newest record with that handle. */
+  get(idOrHandle: string): Promise<JobRecord | undefined>;
+  /** Newest first. */
+  list(filter?: JobFilter): Promise<JobRecord[]>;
+  /** Same semantics as the 0.1 ledger (`spend.ts` `SPEND_SQL` documents them); owner undefined = account-wide. */
+  spendSince(since: Date, owner?: string): Promise<number>;
+  /** 32 random bytes created once in the store and shared by every process and instance. */
+  consentKey(): Promise<Buffer>;
+  /**
+   * One poller lease per job: true when no lease on `jobKey` is alive, and then this holder holds it for
+   * `ms`. A fleet that reads a job only with a fresh lease reads it at most once per `ms`.
+   */
+  tryLease(jobKey: string, ms: number, holder: string): Promise<boolean>;
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Thrown at open when the store was written by a newer genplat-mcp. */
+export class SchemaTooNewError extends Error {
+  constructor(where: string, found: number, known: number) {
+    super(
+      `${where} was written by a newer genplat-mcp (schema ${found}, this one knows ${known}); upgrade genplat-mcp, or point it at another store. Refusing to open it rather than miscount spend.`,
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseCli } from '../../src/config.js';
+import { ConfigurationError } from '../../src/errors.js';
+
+const REAL = { GENPLAT_API_KEY: 'test-key-123456', GENPLAT_BASE_URL: 'https://api.example.com' };
+const load = (env: Record<string, string>, argv: string[] = []) => loadConfig(parseCli(argv), env);
+
+describe('GENPLAT_DATABASE_URL', () => {
+  it('is undefined by default (SQLite) and kept when it is a postgres URL', () => {
+    expect(load(REAL).databaseUrl).toBeUndefined();
+    expect(load({ ...REAL, GENPLAT_DATABASE_URL: ' ' }).databaseUrl).toBeUndefined();
+    const url = 'postgres://genplat:pw@db.internal:5432/genplat';
+    expect(load({ ...REAL, GENPLAT_DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(load({ ...REAL, GENPLAT_DATABASE_URL: 'postgresql://db/genplat' }).databaseUrl).toBe(
+      'postgresql://db/genplat',
+    );
+  });
+
+  it('refuses another scheme without quoting the value (it may hold a password)', () => {
+    try {
+      load({ ...REAL, GENPLAT_DATABASE_URL: 'mysql://u:s3cret-pw@db/x' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigurationError);
+      const text = (err as ConfigurationError).problems.join('\n');
+      expect(text).toContain('GENPLAT_DATABASE_URL must be a postgres:// or postgresql:// URL');
+      expect(text).not.toContain('s3cret-pw');
+    }
+  });
+
+  it('is ignored by the sandbox, whose simulated jobs never mix with the fleet database', () => {
+    expect(load({ GENPLAT_DATABASE_URL: 'postgres://db/genplat' }, ['--sandbox']).databaseUrl).toBeUndefined();
+  });
+});

@@ -1,0 +1,17 @@
+import { afterAll } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres.js';
+import { createTestSchema, dropTestDatabases, execOn } from './pg-helper.js';
+import { storeSuite } from './suite.js';
+
+afterAll(dropTestDatabases);
+
+storeSuite('PostgreSQL', {
+  async create() {
+    const url = await createTestSchema();
+    return {
+      open: (options) => openPostgresStore(url, { ...options }),
+      setSchemaVersion: (version) =>
+        execOn(url, `UPDATE genplat_meta SET value = $1 WHERE key = 'schema_version'`, [String(version)]),
+    };
+  },
+});

@@ -1,0 +1,286 @@
+/**
+ * The store suite: every rule of `Store`, run unchanged against each backend (sqlite.test.ts,
+ * postgres.test.ts). `backend.create()` gives a fresh, empty store location each time.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/jobs/ledger.js';
+import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
+import { type AdmitRules, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
+
+export interface Location {
+  open(options?: { now?: () => Date }): Promise<Store>;
+  /** Writes a schema version directly, as a newer genplat-mcp would have. */
+  setSchemaVersion(version: number): Promise<void>;
+}
+export interface Backend {
+  create(): Promise<Location>;
+}
+
+const DAY = new Date('2026-03-10T00:00:00.000Z');
+const at = (iso: string) => () => new Date(iso);
+
+export function intent(over: Partial<NewJobRecord> = {}, credits = 100): NewJobRecord {
+  return {
+    tool: 'create_actor_video',
+    kind: 'actor_video',
+    fingerprint: 'fp-1',
+    summary: 'a test job',
+    estimate: { credits, api_units: credits / 100, basis: 'test' },
+    consent: 'policy',
+    owner: undefined,
+    ...over,
+  };
+}
+
+export function rules(over: Partial<AdmitRules> = {}): AdmitRules {
+  return { maxCreditsPerCall: 1000, maxCreditsPerDay: 10_000, dayStart: DAY, ...over };
+}
+
+async function admitted(store: Store, i: NewJobRecord, r: AdmitRules = rules()) {
+  const res = await store.admit(i, r);
+  if (!res.admitted) throw new Error(`expected admission, got ${res.reason}`);
+  return res.record;
+}
+
+export function storeSuite(name: string, backend: Backend): void {
+  describe(`${name} store`, () => {
+    async function fresh(now = at('2026-03-10T12:00:00.000Z')): Promise<Store> {
+      return (await backend.create()).open({ now });
+    }
+
+    it('creates its schema on an empty database, and reopens it unchanged', async () => {
+      const loc = await backend.create();
+      const a = await loc.open();
+      expect(await a.schemaVersion()).toBe(SCHEMA_VERSION);
+      const rec = await admitted(a, intent());
+      await a.close();
+      const b = await loc.open();
+      expect(await b.schemaVersion()).toBe(SCHEMA_VERSION);
+      expect((await b.get(rec.id))?.fingerprint).toBe('fp-1');
+      await b.close();
+    });
+
+    it('refuses a database written by a newer schema, with a clear message', async () => {
+      const loc = await backend.create();
+      await (await loc.open()).close();
+      await loc.setSchemaVersion(SCHEMA_VERSION + 1);
+      await expect(loc.open()).rejects.toThrow(
+        new RegExp(`newer genplat-mcp \\(schema ${SCHEMA_VERSION + 1}, this one knows ${SCHEMA_VERSION}\\); upgrade`),
+      );
+    });
+
+    it('admits an intent as pending, readable by id, by submission handle and in the list', async () => {
+      const s = await fresh();
+      const rec = await admitted(s, intent());
+      expect(rec).toMatchObject({
+        outcome: 'pending',
+        status: 'submitted',
+        fingerprint: 'fp-1',
+        createdAt: '2026-03-10T12:00:00.000Z',
+      });
+      expect(await s.get(rec.id)).toEqual(rec);
+      expect(await s.get(rec.handle)).toEqual(rec);
+      expect(await s.list()).toEqual([rec]);
+      await s.close();
+    });
+
+    it('refuses above the per-call ceiling and writes nothing', async () => {
+      const s = await fresh();
+      const res = await s.admit(intent({}, 501), rules({ maxCreditsPerCall: 500 }));
+      expect(res).toEqual({ admitted: false, reason: 'per_call', limit: 500, credits: 501 });
+      expect(await admitted(s, intent({}, 500), rules({ maxCreditsPerCall: 500 }))).toBeDefined();
+      expect(await s.list()).toHaveLength(1);
+      await s.close();
+    });
+
+    it('refuses above the per-day ceiling counting every owner since the day start, and allows exactly the ceiling', async () => {
+      const loc = await backend.create();
+      const yesterday = await loc.open({ now: at('2026-03-09T23:59:59.000Z') });
+      await admitted(yesterday, intent({ fingerprint: 'old' }, 900));
+      await yesterday.close();
+      const s = await loc.open({ now: at('2026-03-10T08:00:00.000Z') });
+      const day = rules({ maxCreditsPerDay: 300 });
+      await admitted(s, intent({ fingerprint: 'a', owner: 'alice' }), day);
+      await admitted(s, intent({ fingerprint: 'b', owner: 'bob' }), day);
+      const over = await s.admit(intent({ fingerprint: 'c', owner: 'carol' }, 101), day);
+      expect(over).toEqual({ admitted: false, reason: 'per_day', limit: 300, credits: 101, spent: 200 });
+      await admitted(s, intent({ fingerprint: 'c', owner: 'carol' }, 100), day);
+      expect(await s.spendSince(DAY)).toBe(300);
+      expect(await s.spendSince(DAY, 'alice')).toBe(100);
+      await s.close();
+    });
+
+    it('refuses an active duplicate (same fingerprint and owner) with that record; allows it once final or allowed', async () => {
+      const s = await fresh();
+      const dup = (owner?: string) => rules({ duplicate: { fingerprint: 'fp-1', owner } });
+      const first = await admitted(s, intent({ owner: 'alice' }), dup('alice'));
+      const again = await s.admit(intent({ owner: 'alice' }), dup('alice'));
+      expect(again).toMatchObject({ admitted: false, reason: 'duplicate', record: { id: first.id } });
+      // another owner's job is not a duplicate; stdio (owner undefined) matches every owner
+      const bobs = await admitted(s, intent({ owner: 'bob' }), dup('bob'));
+      expect(await s.admit(intent(), dup(undefined))).toMatchObject({ reason: 'duplicate', record: { id: bobs.id } });
+      // allow_duplicate: no rule
+      await admitted(s, intent({ owner: 'alice' }), rules());
+      // unknown outcome stays active; a job still processing too; completed and rejected do not
+      const carol = await admitted(s, intent({ owner: 'carol' }), dup('carol'));
+      await s.settle(carol.id, { outcome: 'unknown', reason: 'timeout' });
+      expect(await s.admit(intent({ owner: 'carol' }), dup('carol'))).toMatchObject({ reason: 'duplicate' });
+      await s.settle(carol.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:v1' });
+      expect(await s.admit(intent({ owner: 'carol' }), dup('carol'))).toMatchObject({ reason: 'duplicate' });
+      await s.observe(carol.id, { status: 'completed' });
+      await admitted(s, intent({ owner: 'carol' }), dup('carol'));
+      const dan = await admitted(s, intent({ owner: 'dan' }), dup('dan'));
+      await s.settle(dan.id, { outcome: 'rejected', status: 'failed', reason: '400' });
+      await admitted(s, intent({ owner: 'dan' }), dup('dan'));
+      await s.close();
+    });
+
+    it('consumes a confirmation nonce once; a refused call does not use it up', async () => {
+      const s = await fresh();
+      const nonce = { value: 'nonce-1', expiresAt: new Date('2026-03-10T12:10:00.000Z') };
+      const refused = await s.admit(intent({}, 2000), rules({ nonce, maxCreditsPerDay: 100 }));
+      expect(refused).toMatchObject({ admitted: false, reason: 'per_call' });
+      const dayRefused = await s.admit(intent(), rules({ nonce, maxCreditsPerDay: 50 }));
+      expect(dayRefused).toMatchObject({ admitted: false, reason: 'per_day' });
+      await admitted(s, intent(), rules({ nonce }));
+      expect(await s.admit(intent({ fingerprint: 'other' }), rules({ nonce }))).toEqual({
+        admitted: false,
+        reason: 'token_used',
+      });
+      expect(await s.list()).toHaveLength(1);
+      await s.close();
+    });
+
+    it('settles and observes: handle, remote ids, outputs, charges; immutable fields stay; unknown ids throw', async () => {
+      const s = await fresh();
+      const rec = await admitted(s, intent({ owner: 'alice' }));
+      const settled = await s.settle(rec.id, {
+        outcome: 'submitted',
+        handle: 'actor_video:v42',
+        status: 'processing',
+        requestId: 'req-1',
+        remote: { video_id: 'v42' },
+      });
+      expect(settled).toMatchObject({ outcome: 'submitted', handle: 'actor_video:v42', requestId: 'req-1' });
+      const sneaky = {
+        status: 'completed',
+        outputs: [{ url: 'https://cdn.example/v.mp4', media: 'video' }],
+        creditsCharged: 90,
+        owner: 'mallory',
+      } as JobPatch;
+      const seen = await s.observe(rec.id, sneaky);
+      expect(seen).toMatchObject({ status: 'completed', creditsCharged: 90, owner: 'alice', createdAt: rec.createdAt });
+      expect(await s.get('actor_video:v42')).toEqual(seen);
+      expect(await s.get(rec.handle)).toEqual(seen); // the submission:<id> handle still works
+      await expect(s.settle('no-such-id', { outcome: 'rejected' })).rejects.toThrow(/no record/);
+      await expect(s.observe('no-such-id', { status: 'failed' })).rejects.toThrow(/no record/);
+      expect(await s.get('nothing:here')).toBeUndefined();
+      await s.close();
+    });
+
+    it('lists newest first with owner, since, status and limit filters', async () => {
+      const loc = await backend.create();
+      let clock = new Date('2026-03-10T01:00:00.000Z');
+      const s = await loc.open({ now: () => clock });
+      const a = await admitted(s, intent({ fingerprint: 'a', owner: 'alice' }));
+      clock = new Date('2026-03-10T02:00:00.000Z');
+      const b = await admitted(s, intent({ fingerprint: 'b', owner: 'bob' }));
+      const c = await admitted(s, intent({ fingerprint: 'c', owner: 'alice' })); // same instant as b
+      await s.observe(c.id, { status: 'completed' });
+      const ids = (rs: { id: string }[]) => rs.map((r) => r.id);
+      expect(ids(await s.list())).toEqual([c.id, b.id, a.id]);
+      expect(ids(await s.list({ owner: 'alice' }))).toEqual([c.id, a.id]);
+      expect(ids(await s.list({ since: new Date('2026-03-10T01:30:00.000Z') }))).toEqual([c.id, b.id]);
+      expect(ids(await s.list({ status: ['completed'] }))).toEqual([c.id]);
+      expect(ids(await s.list({ status: [] }))).toEqual([]);
+      expect(ids(await s.list({ limit: 2 }))).toEqual([c.id, b.id]);
+      await s.close();
+    });
+
+    it('counts spend exactly as the 0.1 ledger does (same records, same figure)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'genplat-spend-'));
+      const ledger = await openLedger(dir, { now: at('2026-03-10T12:00:00.000Z') });
+      const s = await fresh();
+      const cases: [number, JobPatch | undefined][] = [
+        [100, undefined], // pending: the estimate
+        [100, { outcome: 'submitted', status: 'processing', creditsCharged: 150 }], // running, charge above
+        [100, { outcome: 'submitted', status: 'processing', creditsCharged: 0 }], // running, provisional 0
+        [100, { outcome: 'submitted', status: 'completed', creditsCharged: 80 }], // final charge
+        [100, { outcome: 'submitted', status: 'completed' }], // final, no charge reported
+        [100, { outcome: 'submitted', status: 'failed', creditsCharged: 100, creditsRefunded: 100 }],
+        [100, { outcome: 'submitted', status: 'failed', creditsCharged: 50, creditsRefunded: 80 }], // never negative
+        [100, { outcome: 'rejected', status: 'failed' }],
+        [100, { outcome: 'unknown' }],
+        [250, { outcome: 'submitted', status: 'processing', creditsRefunded: 50 }],
+      ];
+      let n = 0;
+      for (const [credits, patch] of cases) {
+        const i = intent({ fingerprint: `s${n++}` }, credits);
+        const mine = await admitted(s, i);
+        const theirs = await ledger.recordIntent(i);
+        if (patch) {
+          await s.settle(mine.id, patch as never);
+          await ledger.update(theirs.id, patch);
+        }
+      }
+      const expected = await ledger.spendSince(DAY);
+      expect(expected).toBe(100 + 150 + 100 + 80 + 100 + 0 + 0 + 0 + 100 + 200);
+      expect(await s.spendSince(DAY)).toBe(expected);
+      await ledger.close();
+      await s.close();
+    });
+
+    it('keeps one consent key of 32 bytes across instances and reopening', async () => {
+      const loc = await backend.create();
+      const [a, b] = await Promise.all([loc.open(), loc.open()]);
+      const [ka, kb] = await Promise.all([a.consentKey(), b.consentKey()]);
+      expect(ka).toHaveLength(32);
+      expect(kb.equals(ka)).toBe(true);
+      await Promise.all([a.close(), b.close()]);
+      const c = await loc.open();
+      expect((await c.consentKey()).equals(ka)).toBe(true);
+      await c.close();
+    });
+
+    it('gives one poller lease per job until it expires, whoever asks', async () => {
+      const loc = await backend.create();
+      let clock = new Date('2026-03-10T12:00:00.000Z');
+      const [a, b] = await Promise.all([loc.open({ now: () => clock }), loc.open({ now: () => clock })]);
+      expect(await a.tryLease('actor_video:v1', 5000, 'a')).toBe(true);
+      expect(await b.tryLease('actor_video:v1', 5000, 'b')).toBe(false);
+      expect(await a.tryLease('actor_video:v1', 5000, 'a')).toBe(false);
+      expect(await b.tryLease('actor_video:v2', 5000, 'b')).toBe(true);
+      clock = new Date(clock.getTime() + 4999);
+      expect(await b.tryLease('actor_video:v1', 5000, 'b')).toBe(false);
+      clock = new Date(clock.getTime() + 1);
+      expect(await b.tryLease('actor_video:v1', 5000, 'b')).toBe(true);
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it('admits exactly one of 20 concurrent identical calls, and exactly N under a per-day ceiling of N jobs', async () => {
+      const loc = await backend.create();
+      const [a, b] = await Promise.all([loc.open(), loc.open()]);
+      const dup = rules({ duplicate: { fingerprint: 'same', owner: undefined } });
+      const res = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).admit(intent({ fingerprint: 'same' }), dup)),
+      );
+      expect(res.filter((r) => r.admitted)).toHaveLength(1);
+      const day = rules({ maxCreditsPerDay: 100 + 7 * 100 });
+      const res2 = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).admit(intent({ fingerprint: `d${i}` }), day)),
+      );
+      expect(res2.filter((r) => r.admitted)).toHaveLength(7);
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it('refuses every call once closed', async () => {
+      const s = await fresh();
+      await s.close();
+      await expect(s.admit(intent(), rules())).rejects.toThrow(/closed|ended/i);
+      await expect(s.list()).rejects.toThrow(/closed|ended/i);
+    });
+  });
+}
