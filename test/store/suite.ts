@@ -28,7 +28,7 @@ export function intent(over: Partial<NewJobRecord> = {}, credits = 100): NewJobR
     kind: 'actor_video',
     fingerprint: 'fp-1',
     summary: 'a test job',
-    estimate: { credits, api_units: credits / 100, basis: 'test' },
+    estimate: { credits, api_units: credits / 100, basis: 'test', bounded: true },
     consent: 'policy',
     owner: undefined,
     ...over,
