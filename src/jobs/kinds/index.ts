@@ -66,10 +66,12 @@ export function endpointRows(def: KindDef<JobKind, JobRef>): EndpointRow[] {
   ];
 }
 
-/** The simulator's job kind of each of our kinds that has one. */
-export const SIM_JOB: Readonly<Partial<Record<JobKind, string>>> = Object.fromEntries(
-  KINDS.flatMap((k) => (k.sim ? [[k.kind, k.sim.job]] : [])),
-);
+/** The simulator's job kind for our `kind` (its routes create and look jobs up under it). */
+export function simJobOf(kind: JobKind): string {
+  const sim = kindDef(kind).sim;
+  if (!sim) throw new Error(`the simulator keeps no jobs of kind ${kind}`);
+  return sim.job;
+}
 
 /** Simulator job kind → the upscale `video_type` its finished videos are registered under. */
 export const OWNED_VIDEO_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
