@@ -57,7 +57,11 @@ export const POLLABLE_KINDS = KINDS.filter((k) => k.status !== null).map((k) => 
 ];
 
 /** README rows of one kind: the endpoints that start its jobs, then its status endpoint. */
-export function endpointRows(def: KindDef<JobKind, JobRef>): EndpointRow[] {
+export function endpointRows(def: {
+  kind: string;
+  submits: readonly EndpointRow[];
+  status: { endpoint: string } | null;
+}): EndpointRow[] {
   return [
     ...def.submits,
     ...(def.status
