@@ -99,17 +99,18 @@ describe('job-kind registry', () => {
     }
   });
 
-  it("get_job's raw ids make the same job as the kind's handle", () => {
+  it("get_job's raw ids make the same job as the kind's handle, each id in its place", () => {
     for (const def of defs.filter((d) => d.status)) {
-      const fromIds = def.status!.fromIds({
-        id: 'x',
-        media: 'video',
-        project_id: 'x',
-        video_type: 'x',
-        billing_id: 'x',
-      });
-      expect(jobKey(fromIds as never), def.kind).toBe(jobKey(def.sample('x') as never));
-      expect(def.remote(fromIds).id, def.kind).toBe('x');
+      const same = def.status!.fromIds({ id: 'x', media: 'video', project_id: 'x', video_type: 'x', billing_id: 'x' });
+      expect(jobKey(same as never), def.kind).toBe(jobKey(def.sample('x') as never));
+      // Distinct raw ids stay distinct in the handle: none dropped, none read from the wrong field.
+      const ref = def.status!.fromIds({ id: 'i', media: 'image', project_id: 'p', video_type: 't', billing_id: 'b' });
+      const parts = def.parts(ref);
+      expect(new Set(parts).size, `${def.kind}: ${parts.join(':')}`).toBe(parts.length);
+      expect(parts, def.kind).toContain('i');
+      for (const part of parts) expect(['i', 'image', 'p', 't', 'b'], `${def.kind}: ${part} was given`).toContain(part);
+      expect(decodeHandle(encodeHandle(ref as never)), def.kind).toEqual(ref);
+      expect(def.remote(ref).id, def.kind).toBe('i');
     }
   });
 });
@@ -150,6 +151,17 @@ describe('handles round-trip for every kind', () => {
       }
     });
   }
+  it('identity: lookup hints are not part of it (model media; upscale is its billing id)', () => {
+    const model = (media: 'image' | 'video' | 'any', id = 'r1') => jobKey({ kind: 'model', id, media });
+    expect(model('any')).toBe(model('video'));
+    expect(model('any')).not.toBe(model('any', 'r2'));
+    const up = (id: string, billingId: string) =>
+      jobKey({ kind: 'upscale', id, billingId, projectId: 'p', videoType: 'video' });
+    expect(up('v1', 'b1')).toBe(up('v2', 'b1'));
+    expect(up('v1', 'b1')).not.toBe(up('v1', 'b2'));
+    expect(jobKey({ kind: 'gesture', id: 'x' })).not.toBe(jobKey({ kind: 'actor_video', id: 'x' }));
+  });
+
   it('an unknown kind is not a handle', () => {
     for (const bad of ['video:x', 'toString:x', '__proto__:x', ':x']) expect(decodeHandle(bad), bad).toBeUndefined();
   });
