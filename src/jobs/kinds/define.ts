@@ -81,6 +81,7 @@ export function singleId<K extends string>(kind: K) {
   };
 }
 
+/** A raw id a kind cannot be read without; get_job names the missing field before any request. */
 export const required = (kind: string, field: keyof RawIds, v: string | undefined): string => {
   if (v === undefined) throw new UserInputError(field, `required with kind ${kind}`);
   return v;
