@@ -8,38 +8,7 @@ import { ALL_RESOURCES } from '../resources/index.js';
 import { TOOLSETS } from '../src/config.js';
 import { CONFIG_DOCS } from '../src/config-docs.js';
 import { ALL_TOOLS } from '../tools/index.js';
-
-/** Every endpoint of the spec and the tool that reaches it (design.md section 2). */
-const ENDPOINTS: [endpoint: string, tool: string][] = [
-  ['GET /video/avatars', 'list_avatars'],
-  ['GET /video/voices', 'list_voices'],
-  ['POST /video/generate', 'create_talking_video'],
-  ['GET /video/status', 'get_job / wait_for_jobs (`actor_video:` handles)'],
-  ['POST /custom-avatar/generate (multipart)', 'create_custom_avatar'],
-  ['POST /product-in-hand/<vendorL>-v2/generate', 'create_product_video (`engine: v2`)'],
-  ['POST /product-in-hand/<vendorM>-human/generate', 'create_product_video (`engine: human`)'],
-  ['POST /product-in-hand/<vendorF>/generate', 'create_product_video (`engine: scenes`)'],
-  ['GET /product-in-hand/status', 'get_job / wait_for_jobs (`product_video:`)'],
-  ['GET /shopable/packs', 'list_shoppable_packs'],
-  ['POST /shopable/images', 'create_shoppable_image'],
-  ['POST /shopable/videos', 'create_shoppable_video'],
-  ['GET /shopable/images/status', 'get_job / wait_for_jobs (`shoppable_image:`)'],
-  ['GET /shopable/videos/status', 'get_job / wait_for_jobs (`shoppable_video:`)'],
-  ['GET /content-library/templates', 'list_templates'],
-  ['GET /content-library/categories', 'list_template_categories'],
-  ['POST /content-library/generate', 'create_template_video'],
-  ['GET /content-library/status', 'get_job / wait_for_jobs (`template_video:`)'],
-  ['POST /gestures/generate', 'animate_gesture'],
-  ['GET /gestures/status', 'get_job / wait_for_jobs (`gesture:`)'],
-  ['GET /enterprise/models', 'list_models'],
-  ['POST /enterprise/generate', 'run_model'],
-  ['GET /enterprise/status/{requestId}', 'get_job / wait_for_jobs (`model:`)'],
-  ['POST /<vendorC>/generate', 'create_family_video'],
-  ['GET /<vendorC>/status', 'get_job / wait_for_jobs (`family_video:`)'],
-  ['POST /upscale/quote', 'quote_upscale'],
-  ['POST /upscale/generate', 'upscale_video'],
-  ['GET /upscale/status', 'get_job / wait_for_jobs (`upscale:`)'],
-];
+import { endpointTable } from './endpoint-table.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -69,7 +38,8 @@ function toolsTable(): string {
     }
   }
   const known = new Set(ALL_TOOLS.map((t) => t.name));
-  for (const [, tool] of ENDPOINTS) {
+  const endpoints = endpointTable();
+  for (const { tool } of endpoints) {
     const name = tool.split(/[ /]/)[0]!;
     if (!known.has(name)) throw new Error(`endpoint table names an unknown tool: ${name}`);
   }
@@ -80,7 +50,7 @@ function toolsTable(): string {
     '| endpoint | tool |',
     '|---|---|',
   );
-  for (const [endpoint, tool] of ENDPOINTS)
+  for (const { endpoint, tool } of endpoints)
     out.push(`| \`${endpoint}\` | ${tool.includes('`') ? tool : `\`${tool}\``} |`);
   return out.join('\n');
 }

@@ -2,17 +2,9 @@
  * Self-describing job handles: `<kind>:<ids…>`. A handle alone is enough to find the status endpoint, so a
  * job can be followed even without the ledger (or when it was started elsewhere).
  *
- *   actor_video:<id>        GET /video/status?id
- *   product_video:<id>      GET /product-in-hand/status?id
- *   shoppable_image:<id>    GET /shopable/images/status?id
- *   shoppable_video:<id>    GET /shopable/videos/status?id
- *   template_video:<db_id>  GET /content-library/status?id
- *   gesture:<id>            GET /gestures/status?id
- *   family_video:<id>       GET /<vendorC>/status?id
- *   model:<media>:<request_id>   GET /enterprise/status/{request_id}?media   (media: image|video|any)
- *   upscale:<video_type>:<project_id>:<video_id>:<billing_id>   GET /upscale/status
- *   custom_avatar:<avatar_id>    no status endpoint: complete at creation
- *   submission:<ledger id>  a submission whose outcome is unknown or was rejected: ledger only
+ * The kinds, the ids each handle carries and their status endpoints are the registry's (src/jobs/kinds/, one
+ * file per kind; e.g. `model:<media>:<request_id>`, `upscale:<video_type>:<project_id>:<video_id>:<billing_id>`,
+ * `submission:<ledger id>` for a submission with no platform id). This file is the generic codec.
  *
  * Each id part is percent-encoded, so ids containing ':' survive. A platform id that no handle can carry
  * (a lone surrogate, or too long for the tools' handle field) gets no handle of its own: `tryEncodeHandle`
@@ -25,29 +17,12 @@
  */
 import { z } from 'zod';
 import { wellFormed } from '../unicode.js';
+import { findKind, JOB_KINDS, type JobKind, type JobRef, kindDef } from './kinds/index.js';
 
-export const JOB_KINDS = [
-  'actor_video',
-  'product_video',
-  'shoppable_image',
-  'shoppable_video',
-  'template_video',
-  'gesture',
-  'family_video',
-  'model',
-  'upscale',
-  'custom_avatar',
-  'submission',
-] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+export type { ModelMedia } from './kinds/model.js';
+// The kinds and their ref shapes live in the registry (src/jobs/kinds/); re-exported for existing callers.
+export { JOB_KINDS, type JobKind, type JobRef };
 export const JobKindSchema = z.enum(JOB_KINDS);
-
-export type ModelMedia = 'image' | 'video' | 'any';
-
-export type JobRef =
-  | { kind: Exclude<JobKind, 'model' | 'upscale'>; id: string }
-  | { kind: 'model'; id: string; media: ModelMedia }
-  | { kind: 'upscale'; id: string; videoType: string; projectId: string; billingId: string };
 
 /** Longest handle the job tools accept (get_job, wait_for_jobs); a longer one could never be passed back. */
 export const MAX_HANDLE_LENGTH = 1100;
@@ -63,17 +38,12 @@ const enc = (s: string) => encodeURIComponent(s);
  * surrogate reads the same job there, so it is the same job here.
  */
 export function jobKey(ref: JobRef): string {
-  switch (ref.kind) {
-    case 'upscale':
-      return `upscale\u0000${wellFormed(ref.billingId)}`;
-    default:
-      return `${ref.kind}\u0000${wellFormed(ref.id)}`;
-  }
+  return `${ref.kind}\u0000${wellFormed(kindDef(ref.kind).identity(ref))}`;
 }
 
 /** The handle of `ref`, or undefined when no handle can carry its ids (see the file comment). */
 export function tryEncodeHandle(ref: JobRef): string | undefined {
-  const parts = ref.kind === 'upscale' ? [ref.videoType, ref.projectId, ref.id, ref.billingId] : [ref.id];
+  const parts = kindDef(ref.kind).parts(ref);
   if (parts.some((p) => p.length === 0 || p.length > MAX_ID_LENGTH || wellFormed(p) !== p)) {
     return undefined;
   }
@@ -85,21 +55,14 @@ export function tryEncodeHandle(ref: JobRef): string | undefined {
  * @throws URIError when an id holds a lone surrogate; use `tryEncodeHandle` for ids from the platform.
  */
 export function encodeHandle(ref: JobRef): string {
-  switch (ref.kind) {
-    case 'model':
-      return `model:${ref.media}:${enc(ref.id)}`;
-    case 'upscale':
-      return `upscale:${enc(ref.videoType)}:${enc(ref.projectId)}:${enc(ref.id)}:${enc(ref.billingId)}`;
-    default:
-      return `${ref.kind}:${enc(ref.id)}`;
-  }
+  return [ref.kind, ...kindDef(ref.kind).parts(ref).map(enc)].join(':');
 }
 
 /** Parses a handle; returns undefined when it is not one of ours (the caller reports which field was wrong). */
 export function decodeHandle(handle: string): JobRef | undefined {
   const parts = handle.trim().split(':');
-  const kind = parts[0] as JobKind;
-  if (!(JOB_KINDS as readonly string[]).includes(kind)) return undefined;
+  const def = findKind(parts[0]!);
+  if (!def) return undefined;
   let decoded: string[];
   try {
     decoded = parts.slice(1).map((p) => decodeURIComponent(p));
@@ -107,18 +70,7 @@ export function decodeHandle(handle: string): JobRef | undefined {
     return undefined;
   }
   if (decoded.some((p) => p.length === 0 || p.length > MAX_ID_LENGTH)) return undefined;
-  if (kind === 'model') {
-    const [media, id] = decoded;
-    if (decoded.length !== 2 || !id || (media !== 'image' && media !== 'video' && media !== 'any')) return undefined;
-    return { kind, media, id };
-  }
-  if (kind === 'upscale') {
-    if (decoded.length !== 4) return undefined;
-    const [videoType, projectId, id, billingId] = decoded as [string, string, string, string];
-    return { kind, videoType, projectId, id, billingId };
-  }
-  if (decoded.length !== 1) return undefined;
-  return { kind, id: decoded[0]! } as JobRef;
+  return def.fromParts(decoded);
 }
 
 /**
@@ -129,7 +81,7 @@ export function recordRef(rec: { handle: string; ref?: JobRef | undefined }): Jo
   return rec.ref ?? decodeHandle(rec.handle);
 }
 
-/** Kinds whose status endpoint exists (everything but custom avatars and ledger-only submissions). */
+/** Kinds whose status endpoint exists (the registry says; custom avatars and store-only submissions have none). */
 export function isPollable(ref: JobRef): boolean {
-  return ref.kind !== 'custom_avatar' && ref.kind !== 'submission';
+  return kindDef(ref.kind).status !== null;
 }

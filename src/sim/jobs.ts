@@ -5,6 +5,7 @@
  * registered as an owned video (so upscale can use it), and the terminal hook (webhooks) runs.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { OWNED_VIDEO_TYPES } from '../jobs/kinds/index.js';
 import { wellFormed } from '../unicode.js';
 import type { JobEngine, JobOutcome, JobScript, OwnedVideo, ProjectRegistry, SimAccount, SimJob } from './types.js';
 
@@ -28,16 +29,10 @@ export function timingFrom(opt: TimingOption | undefined): Timing {
 }
 
 /**
- * The upscale `video_type` a finished video job is registered under. Shoppable videos and content-library
- * videos are both template-driven ads, so both map to `template_ads` (the spec lists no closer value).
+ * The upscale `video_type` a finished video job is registered under, by simulator job kind: each kind's
+ * registry file says (`sim.ownedVideoType`, src/jobs/kinds/).
  */
-export const OWNED_VIDEO_TYPES: Record<string, string> = {
-  actor: 'video',
-  product: 'product-in-hand',
-  gesture: 'gestures',
-  shoppable_video: 'template_ads',
-  library: 'template_ads',
-};
+export { OWNED_VIDEO_TYPES };
 
 /** Geometry given to finished jobs' owned videos: a typical vertical 1080p UGC clip. */
 const FINISHED_VIDEO = { width: 1080, height: 1920, durationS: 20, fps: 30 };

@@ -86,7 +86,7 @@ export interface JobScript {
 
 export interface SimJob {
   id: string;
-  /** Area-specific kind: 'actor', 'product', 'shoppable_image', 'shoppable_video', 'library', 'gesture', 'enterprise', 'family', 'upscale'. */
+  /** Simulator job kind: the registry's `sim.job` of one of our kinds (`simJobOf`, src/jobs/kinds/). */
   kind: string;
   accountKey: string;
   projectId: string;

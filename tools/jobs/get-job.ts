@@ -12,23 +12,11 @@ import {
   MAX_ID_LENGTH,
   tryEncodeHandle,
 } from '../../src/jobs/handle.js';
+import { kindDef, POLLABLE_KINDS } from '../../src/jobs/kinds/index.js';
 import { assertKnownToCaller, resolveJob } from '../../src/jobs/owner.js';
 import { type JobView, viewEnvelope } from '../../src/jobs/status.js';
 import type { JobRecord } from '../../src/jobs/store.js';
 import { envelopeLinks } from '../../src/result.js';
-
-/** Kinds with a status endpoint (custom avatars and submissions are reachable by handle only). */
-const POLLABLE_KINDS = [
-  'actor_video',
-  'product_video',
-  'shoppable_image',
-  'shoppable_video',
-  'template_video',
-  'gesture',
-  'family_video',
-  'model',
-  'upscale',
-] as const;
 
 const id = (what: string, max = 256) => z.string().trim().min(1).max(max).describe(what);
 
@@ -40,6 +28,7 @@ const Input = {
     .max(MAX_HANDLE_LENGTH)
     .optional()
     .describe('job handle from a create tool or list_jobs'),
+  // Kinds with a status endpoint, in registry order (custom avatars and submissions are reachable by handle only).
   kind: z.enum(POLLABLE_KINDS).optional().describe('job kind, for a job started elsewhere (instead of handle)'),
   // Longer than the spec's 256 for upscale ids: a platform id too long for a handle is followed by kind + id.
   id: id('platform job id (id, db_id, request_id; upscale: video_id)', MAX_ID_LENGTH).optional(),
@@ -66,20 +55,8 @@ export function refFromInput(input: GetJobInput): JobRef {
   if (input.kind === undefined)
     throw new UserInputError('handle', 'required (or kind + id for a job started elsewhere)');
   if (input.id === undefined) throw new UserInputError('id', `required with kind ${input.kind}`);
-  if (input.kind === 'model') return { kind: 'model', id: input.id, media: input.media ?? 'any' };
-  if (input.kind === 'upscale') {
-    for (const f of ['project_id', 'video_type', 'billing_id'] as const) {
-      if (input[f] === undefined) throw new UserInputError(f, 'required with kind upscale');
-    }
-    return {
-      kind: 'upscale',
-      id: input.id,
-      projectId: input.project_id!,
-      videoType: input.video_type!,
-      billingId: input.billing_id!,
-    };
-  }
-  return { kind: input.kind, id: input.id };
+  // Which of the raw ids a kind needs (and how they make its ref) is the kind's own (src/jobs/kinds/).
+  return kindDef(input.kind).status!.fromIds({ ...input, id: input.id });
 }
 
 /**
@@ -106,7 +83,7 @@ async function adoptExternal(ref: JobRef, view: JobView, ctx: ToolContext): Prom
     ref,
     status: view.status,
     outcome: 'submitted',
-    remote: { id: ref.id, ...(ref.kind === 'upscale' ? { project_id: ref.projectId, billing_id: ref.billingId } : {}) },
+    remote: kindDef(ref.kind).remote(ref),
   });
   // This first read happened before the record existed, so the poller could not store it; later reads will.
   return ctx.jobs.update(rec.id, {

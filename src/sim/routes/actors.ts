@@ -2,6 +2,8 @@
  * Talking-actor video: POST /video/generate and GET /video/status.
  * Insufficient credits answer 402 here (the spec lets each generation path pick 400 or 402).
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, type Body, bad, optionalString, requireString } from '../check.js';
 import { type SimContext, SimHttpError, type SimRoute } from '../types.js';
 import { avatarsOf, checkAudioUrl, findVoice, jobOr404, ok, optionalWebhook, videoStatus } from './common.js';
@@ -61,7 +63,7 @@ function generate(body: Body, ctx: SimContext, account: Parameters<SimContext['c
 
   ctx.charge(account, PRICE, 402);
   const job = ctx.jobs.create({
-    kind: 'actor',
+    kind: simJobOf('actor_video'),
     account,
     media: 'video',
     creditsCharged: PRICE,
@@ -90,6 +92,6 @@ export const actorRoutes: SimRoute[] = [
     method: 'GET',
     path: '/video/status',
     style: 'envelope',
-    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, 'actor', req, 'video'))),
+    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, simJobOf('actor_video'), req, 'video'))),
   },
 ];

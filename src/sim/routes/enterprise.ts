@@ -2,6 +2,8 @@
  * Enterprise models (flat responses): the catalog, the generic generate endpoint and the status endpoint.
  * Per-model rules live in `../models/`; this file only does the endpoint-level rules and the job mapping.
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, type Body, bad, optionalString, rejectBillingControls, requireString } from '../check.js';
 import { buildCatalog, findModel, vendor } from '../models/catalog.js';
 import { familyModels } from '../models/family.js';
@@ -52,7 +54,7 @@ function generate(req: SimRequest, ctx: SimContext) {
   const project = ctx.projects.resolve(req.account, projectId);
   ctx.charge(req.account, quote.credits, INSUFFICIENT);
   const job = ctx.jobs.create({
-    kind: 'enterprise',
+    kind: simJobOf('model'),
     account: req.account,
     projectId: project,
     media: model.media,
@@ -80,7 +82,7 @@ function status(req: SimRequest, ctx: SimContext) {
   const media = req.query.get('media');
   if (media !== null && media !== 'image' && media !== 'video') bad('media: must be image or video');
   const id = req.params.requestId ?? '';
-  const job = ctx.jobs.get('enterprise', id, req.account);
+  const job = ctx.jobs.get(simJobOf('model'), id, req.account);
   // With `media` given only that kind is looked up; without it, video then image — one id space either way.
   if (!job || (media !== null && job.media !== media)) throw new SimHttpError(404, 'request not found');
   const state = ctx.jobs.state(job);

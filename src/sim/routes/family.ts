@@ -2,6 +2,8 @@
  * The dedicated <vendorC> video family (envelope): POST /<vendorC>/generate and GET /<vendorC>/status.
  * Paths follow the sandbox VendorMap. Values and prices are sandbox assumptions (see ../models/family.ts).
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, optionalString } from '../check.js';
 import { vendor } from '../models/catalog.js';
 import { validateFamily } from '../models/family.js';
@@ -29,7 +31,7 @@ function generate(req: SimRequest, ctx: SimContext) {
   const project = ctx.projects.resolve(req.account, optionalString(body, 'project_id', { min: 1, max: 256 }));
   ctx.charge(req.account, plan.credits, INSUFFICIENT);
   const job = ctx.jobs.create({
-    kind: 'family',
+    kind: simJobOf('family_video'),
     account: req.account,
     projectId: project,
     media: 'video',
@@ -60,7 +62,7 @@ function generate(req: SimRequest, ctx: SimContext) {
 function status(req: SimRequest, ctx: SimContext) {
   const id = req.query.get('id');
   if (!id) throw new SimHttpError(400, 'id: is required');
-  const job = ctx.jobs.get('family', id, req.account);
+  const job = ctx.jobs.get(simJobOf('family_video'), id, req.account);
   if (!job) throw new SimHttpError(404, 'video not found');
   const state = ctx.jobs.state(job);
   if (state === 'completed') registerOwned(job, ctx);
@@ -81,7 +83,7 @@ function status(req: SimRequest, ctx: SimContext) {
  */
 export function registerFinishedFamilyVideos(ctx: SimContext, account: SimAccount): void {
   for (const job of ctx.jobs.all()) {
-    if (job.kind === 'family' && job.accountKey === account.key && ctx.jobs.state(job) === 'completed')
+    if (job.kind === simJobOf('family_video') && job.accountKey === account.key && ctx.jobs.state(job) === 'completed')
       registerOwned(job, ctx);
   }
 }

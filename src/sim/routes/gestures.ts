@@ -3,6 +3,8 @@
  * The spec only says the price is "reported in credits_charged"; the simulator charges 100 displayed credits
  * (like the other single-clip jobs) and answers 402 when the balance does not cover it.
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, requireString } from '../check.js';
 import type { SimRoute } from '../types.js';
 import { jobOr404, ok, optionalProjectId, requirePublicUrl } from './common.js';
@@ -23,7 +25,7 @@ export const gestureRoutes: SimRoute[] = [
       const projectId = ctx.projects.resolve(req.account, optionalProjectId(body));
       ctx.charge(req.account, GESTURE_PRICE, 402);
       const job = ctx.jobs.create({
-        kind: 'gesture',
+        kind: simJobOf('gesture'),
         account: req.account,
         projectId,
         media: 'video',
@@ -43,7 +45,7 @@ export const gestureRoutes: SimRoute[] = [
     path: '/gestures/status',
     style: 'envelope',
     handle(req, ctx) {
-      const job = jobOr404(ctx, 'gesture', req, 'gesture job');
+      const job = jobOr404(ctx, simJobOf('gesture'), req, 'gesture job');
       const state = ctx.jobs.state(job);
       return ok({
         id: job.id,

@@ -5,6 +5,7 @@
  * typo is not mistaken for "no templates".
  */
 import { randomUUID } from 'node:crypto';
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, bad } from '../check.js';
 import { type SimContext, SimHttpError, type SimJob, type SimRoute } from '../types.js';
 import { jobOr404, ok, optionalProjectId, optionalWebhook, progressOf } from './common.js';
@@ -28,7 +29,8 @@ export function libraryWebhookPayload(job: SimJob, state: 'completed' | 'failed'
 
 /** Terminal hook, wired by the simulator to the job engine. */
 export function onLibraryTerminal(job: SimJob, state: 'completed' | 'failed', ctx: SimContext): void {
-  if (job.kind === 'library' && job.webhookUrl) ctx.sendWebhook(job.webhookUrl, libraryWebhookPayload(job, state));
+  if (job.kind === simJobOf('template_video') && job.webhookUrl)
+    ctx.sendWebhook(job.webhookUrl, libraryWebhookPayload(job, state));
 }
 
 export const libraryRoutes: SimRoute[] = [
@@ -80,7 +82,7 @@ export const libraryRoutes: SimRoute[] = [
       ctx.charge(req.account, price, 402);
       const job = ctx.jobs.create({
         id: randomUUID(),
-        kind: 'library',
+        kind: simJobOf('template_video'),
         account: req.account,
         projectId,
         media: 'video',
@@ -96,7 +98,7 @@ export const libraryRoutes: SimRoute[] = [
     path: '/content-library/status',
     style: 'envelope',
     handle(req, ctx) {
-      const job = jobOr404(ctx, 'library', req, 'video');
+      const job = jobOr404(ctx, simJobOf('template_video'), req, 'video');
       const state = ctx.jobs.state(job);
       return ok({
         db_id: job.id,

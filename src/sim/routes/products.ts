@@ -9,6 +9,8 @@
  * - <vendorF> `model` defaults to `fast`: the spec shows no default, and the cheaper one never charges more
  *   than a client that omits it could expect. Clients should send it explicitly.
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, type Body, bad, optionalEnum, optionalString } from '../check.js';
 import type { SimAccount, SimContext, SimRoute } from '../types.js';
 import {
@@ -68,7 +70,7 @@ function start(
   const projectId = ctx.projects.resolve(account, optionalProjectId(body));
   ctx.charge(account, price, 402);
   const job = ctx.jobs.create({
-    kind: 'product',
+    kind: simJobOf('product_video'),
     account,
     projectId,
     media: 'video',
@@ -137,6 +139,6 @@ export const productRoutes: SimRoute[] = [
     method: 'GET',
     path: '/product-in-hand/status',
     style: 'envelope',
-    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, 'product', req, 'video'))),
+    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, simJobOf('product_video'), req, 'video'))),
   },
 ];

@@ -9,6 +9,8 @@
  * - generate → data `{id, status: 'processing', credits_charged}`.
  * - videos: `image_urls` 1-4 public URLs; `duration` a string from the category's `durations`.
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, type Body, bad, optionalString, requireString, requireStringArray } from '../check.js';
 import type { SimAccount, SimContext, SimPackCategory, SimRoute } from '../types.js';
 import { jobOr404, ok, requirePublicUrl, videoStatus } from './common.js';
@@ -52,7 +54,7 @@ export const shoppableRoutes: SimRoute[] = [
       const body = asBody(req.json);
       const pack = packFields(body, ctx);
       requirePublicUrl(body, 'image_url', ctx);
-      return start(ctx, req.account, 'shoppable_image', 'image', pack.credits.image);
+      return start(ctx, req.account, simJobOf('shoppable_image'), 'image', pack.credits.image);
     },
   },
   {
@@ -73,19 +75,19 @@ export const shoppableRoutes: SimRoute[] = [
       if (!pack.durations.includes(body.duration)) {
         bad(`duration: must be one of ${pack.durations.join(', ')} for ${pack.value}`);
       }
-      return start(ctx, req.account, 'shoppable_video', 'video', pack.credits.video);
+      return start(ctx, req.account, simJobOf('shoppable_video'), 'video', pack.credits.video);
     },
   },
   {
     method: 'GET',
     path: '/shopable/images/status',
     style: 'envelope',
-    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, 'shoppable_image', req, 'image'))),
+    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, simJobOf('shoppable_image'), req, 'image'))),
   },
   {
     method: 'GET',
     path: '/shopable/videos/status',
     style: 'envelope',
-    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, 'shoppable_video', req, 'video'))),
+    handle: (req, ctx) => ok(videoStatus(ctx, jobOr404(ctx, simJobOf('shoppable_video'), req, 'video'))),
   },
 ];

@@ -12,6 +12,8 @@
  * - failed: any other scripted failure: `error` = the reason, nothing refunded.
  * Terminal effects (url switch, refund) are applied once, lazily, by whichever request first sees them.
  */
+
+import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, bad, requireString } from '../check.js';
 import { planUpscale, type UpscaleBody, validateUpscaleBody } from '../models/upscale.js';
 import {
@@ -83,7 +85,7 @@ function generate(req: SimRequest, ctx: SimContext) {
   // Deliberately no "attempt already active" check: the platform is not idempotent and charges again.
   ctx.charge(req.account, plan.credits, INSUFFICIENT);
   const job = ctx.jobs.create({
-    kind: 'upscale',
+    kind: simJobOf('upscale'),
     account: req.account,
     projectId: video.projectId,
     media: 'video',
@@ -137,7 +139,7 @@ function settle(job: SimJob, ctx: SimContext, account: SimAccount): AttemptState
 
 function settleAll(ctx: SimContext, account: SimAccount, video: OwnedVideo): void {
   for (const job of ctx.jobs.all()) {
-    if (job.kind === 'upscale' && job.accountKey === account.key && job.meta.videoId === video.videoId)
+    if (job.kind === simJobOf('upscale') && job.accountKey === account.key && job.meta.videoId === video.videoId)
       settle(job, ctx, account);
   }
 }
@@ -149,7 +151,7 @@ function status(req: SimRequest, ctx: SimContext) {
   for (const f of STATUS_QUERY) q[f] = req.query.get(f) ?? undefined;
   for (const f of STATUS_QUERY) requireString(q, f, { min: 1, max: 256 });
   for (const f of ['user_id', 'webhook_url']) if (req.query.has(f)) bad(`${f}: must not be sent`);
-  const job = ctx.jobs.get('upscale', String(q.billing_id), req.account);
+  const job = ctx.jobs.get(simJobOf('upscale'), String(q.billing_id), req.account);
   if (
     !job ||
     job.meta.videoId !== q.video_id ||
