@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The Views in a real browser (Debian's chromium), embedded by a test host through the ext-apps bridge and
  * talking to the real server over the sandbox simulator. No timing assertions: generous waits only.
@@ -10,6 +9,11 @@ import { JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
 import { billablePosts } from '../helpers/examples.js';
 import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
 import { type BrowserHost, hasChromium, startBrowserHost } from './browser-host.js';
+
+// These callbacks run in the page; the test program is compiled without the DOM library (it would leak into
+// every file), so the page globals they touch are declared loosely here.
+declare const document: any;
+type HTMLImageElement = any;
 
 const SHOTS = process.env.GENPLAT_SCREENSHOTS; // e.g. `docs/screenshots`: also write the README's pictures
 const WAIT = { timeout: 90_000, polling: 250 } as const;
