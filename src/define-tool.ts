@@ -124,6 +124,8 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
     estimate(input: In<I>, ctx: ToolContext): Promise<Estimate>;
     /** One line for the consent prompt and the ledger: what will be made, key inputs. */
     summary(input: In<I>): string;
+    /** A sentence added to a quote's next_step: what the user may want to do before confirming. */
+    quoteNote?(input: In<I>): string;
     /**
      * Checks that must be atomic with the ledger intent, e.g. "no other attempt active for this video" on a
      * non-idempotent endpoint: `validate` runs before the (slow) estimate and consent, so two parallel calls

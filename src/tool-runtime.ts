@@ -257,7 +257,11 @@ export async function runBillable(
   if (decision.kind === 'refuse') return toolError(decision.error, deps.log);
   if (decision.kind === 'answer') {
     // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
-    return { ...envelopeResult(decision.envelope), _meta: confirmMeta(spec.name, args, decision.envelope) };
+    const note = decision.envelope.status === 'confirmation_required' ? spec.billable.quoteNote?.(input as never) : '';
+    const envelope = note
+      ? { ...decision.envelope, next_step: `${decision.envelope.next_step} ${note}` }
+      : decision.envelope;
+    return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope) };
   }
 
   // Ceilings and duplicates again, atomically with the intent: parallel calls (and a slow consent form) read

@@ -31,7 +31,11 @@ describe('MCP Apps: links and resources', () => {
   it('serves each View as one HTML document with the App class inlined and a CSP computed at read time', async () => {
     for (const uri of [JOB_VIEWER_URI, PICKER_URI]) {
       const r = await h.client.readResource({ uri });
-      const c = r.contents[0] as unknown as { mimeType: string; text: string; _meta: { ui: { csp: Record<string, string[]> } } };
+      const c = r.contents[0] as unknown as {
+        mimeType: string;
+        text: string;
+        _meta: { ui: { csp: Record<string, string[]> } };
+      };
       expect(c.mimeType).toBe(RESOURCE_MIME_TYPE);
       expect(c.text).toMatch(/^<!doctype html>/);
       expect(c.text).toContain('globalThis.McpApps={App:');
@@ -111,6 +115,13 @@ describe('GENPLAT_CONSENT=human', () => {
     expect(billablePosts(h.sim)).toBe(1);
     const rec = (await h.jobs.list({})).find((j) => j.handle === structured(first).handle);
     expect(rec?.consent).toBe('click');
+  });
+
+  it("upscale_video's quote offers to save the original first", async () => {
+    const { BILLABLE_EXAMPLES } = await import('../helpers/examples.js');
+    const q = await h.call('upscale_video', BILLABLE_EXAMPLES.upscale_video!.args(h.sim));
+    expect(structured(q).status, text(q)).toBe('confirmation_required');
+    expect(structured(q).next_step).toMatch(/save the original first \(save_outputs/);
   });
 
   it('a click with changed arguments is refused unsent (the token binds the quoted request)', async () => {
