@@ -14,14 +14,20 @@ export type ViewName = 'job-viewer' | 'picker';
 /** The names the Views use, mapped from the library's export clause. */
 const WANTED = ['App', 'applyDocumentTheme', 'applyHostStyleVariables', 'applyHostFonts'];
 
-/** The package root: runs from src/apps (tests) or dist/src/apps (built), so walk up to package.json. */
-function packageRoot(): string {
+/**
+ * A View's source: beside this module (`dist/src/apps/views`, copied there by `npm run build`; or `src/apps/views`
+ * when run from source), else the checkout's `src/apps/views` (a dist built by tsc alone, as the tests do).
+ */
+function viewSource(name: ViewName): string {
+  const here = fileURLToPath(new URL(`./views/${name}.html`, import.meta.url));
+  if (existsSync(here)) return readFileSync(here, 'utf8');
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src', 'apps', 'views'))) return dir;
+    const candidate = join(dir, 'src', 'apps', 'views', `${name}.html`);
+    if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return readFileSync(candidate, 'utf8');
     dir = dirname(dir);
   }
-  throw new Error('genplat-mcp: src/apps/views not found next to package.json');
+  throw new Error(`genplat-mcp: view ${name}.html not found (run npm run build)`);
 }
 
 /**
@@ -50,7 +56,7 @@ export function viewHtml(name: ViewName): string {
   if (hit) return hit;
   const require = createRequire(import.meta.url);
   const lib = readFileSync(require.resolve('@modelcontextprotocol/ext-apps/app-with-deps'), 'utf8');
-  const page = readFileSync(join(packageRoot(), 'src', 'apps', 'views', `${name}.html`), 'utf8');
+  const page = viewSource(name);
   const marker = '<!-- MCP_APPS_LIBRARY -->';
   if (!page.includes(marker)) throw new Error(`view ${name}: missing ${marker}`);
   // A function replacement: the library contains `$&`-like sequences a string replacement would expand.
