@@ -145,6 +145,24 @@ export const CONFIG_DOCS: ConfigDoc[] = [
       'Reserved for a future webhook receiver (HTTP mode). Validated (https) but not used yet: jobs are followed by polling only.',
     default: 'unset',
   },
+  {
+    env: 'GENPLAT_CONSENT',
+    meaning:
+      '`human`: only a person confirms a paid call (a Confirm click in the App, or an elicitation form); a confirmation_token the model sends itself is refused. Needs a host that renders MCP Apps or elicitation forms (docs/apps.md). `any`: tokens too.',
+    default: '`any`',
+  },
+  {
+    env: 'GENPLAT_OUTPUT_DIR',
+    meaning: 'Folder save_outputs writes into (stdio only); files never land outside it.',
+    default: '`~/Downloads/genplat-mcp`',
+  },
+  { env: 'GENPLAT_SAVE_MAX_MB', meaning: 'Largest file save_outputs downloads, in MB.', default: '500' },
+  {
+    env: 'GENPLAT_MEDIA_HOSTS',
+    meaning:
+      "Comma-separated hosts (or https origins, `*.` wildcards allowed) the App's CSP lets videos, images and audio load from. The sandbox's own origin is added by itself.",
+    default: 'none',
+  },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
 ];

@@ -109,6 +109,17 @@ export interface Config {
   http: HttpConfig;
   /** Reserved for a webhook receiver that is not built yet (issue 5, optional): validated, unused; polling only. */
   publicUrl: string | undefined;
+  /**
+   * `GENPLAT_CONSENT`: `human` = only a person's answer (App click, elicitation form) confirms a paid call; a
+   * token the model presents itself is refused. `any` = tokens too (the default).
+   */
+  consent: 'any' | 'human';
+  /** `GENPLAT_OUTPUT_DIR`: where save_outputs writes (stdio only); every file stays inside it. */
+  outputDir: string;
+  /** `GENPLAT_SAVE_MAX_MB` in bytes: the largest single file save_outputs downloads. */
+  saveMaxBytes: number;
+  /** `GENPLAT_MEDIA_HOSTS`: origins (https://host) the Apps' CSP lets media load from, besides the sandbox's. */
+  mediaHosts: string[];
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -175,6 +186,14 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+  GENPLAT_CONSENT: z.enum(['any', 'human']).optional(),
+  GENPLAT_OUTPUT_DIR: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .optional(),
+  GENPLAT_SAVE_MAX_MB: intFrom('GENPLAT_SAVE_MAX_MB', 1, 100_000).optional(),
+  GENPLAT_MEDIA_HOSTS: z.string().optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;
@@ -467,6 +486,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     problems.push('GENPLAT_DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   const webhookAllowlist = parseWebhookAllowlist(e.GENPLAT_WEBHOOK_ALLOWLIST, problems);
+  const mediaHosts = parseMediaHosts(e.GENPLAT_MEDIA_HOSTS, problems);
   const allowedOrigins = parseOrigins(e.GENPLAT_HTTP_ALLOWED_ORIGINS, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
@@ -513,5 +533,33 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     },
     publicUrl,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
+    consent: e.GENPLAT_CONSENT ?? 'any',
+    outputDir: e.GENPLAT_OUTPUT_DIR ?? defaultOutputDir(),
+    // 500 MB: a few minutes of 4K upscale output (spec: upscale up to 4K) with room; far below a disk.
+    saveMaxBytes: (e.GENPLAT_SAVE_MAX_MB ?? 500) * 1024 * 1024,
+    mediaHosts,
   };
+}
+
+/** The user's Downloads folder (every desktop OS has one), in a folder of ours. */
+export function defaultOutputDir(): string {
+  return join(homedir(), 'Downloads', 'genplat-mcp');
+}
+
+/**
+ * `GENPLAT_MEDIA_HOSTS`: comma-separated https origins or host names (`cdn.example.com` → `https://cdn.example.com`,
+ * `*.example.com` kept as a CSP wildcard). They go into a Content-Security-Policy, so anything else is refused.
+ */
+function parseMediaHosts(raw: string | undefined, problems: string[]): string[] {
+  const out: string[] = [];
+  for (const entry of list(raw)) {
+    const withScheme = /^https?:\/\//i.test(entry) ? entry : `https://${entry}`;
+    const m = /^(https?):\/\/(\*\.)?([a-z0-9-]+(\.[a-z0-9-]+)*)(:\d{1,5})?\/?$/i.exec(withScheme);
+    if (!m) {
+      problems.push(`GENPLAT_MEDIA_HOSTS: "${entry}" is not a host name or https origin`);
+      continue;
+    }
+    out.push(`${m[1]!.toLowerCase()}://${m[2] ?? ''}${m[3]!.toLowerCase()}${m[5] ?? ''}`);
+  }
+  return out;
 }

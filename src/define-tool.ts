@@ -64,6 +64,8 @@ export interface ReadResult<O> {
   links?: { uri: string; name: string; mimeType?: string; description?: string }[];
   /** A read that reports a failure (e.g. get_job of a failed job). */
   isError?: boolean;
+  /** Result `_meta`: data for an App that the model need not read (e.g. avatar thumbnails for the picker). */
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -98,6 +100,8 @@ interface BaseSpec<I extends Shape> {
   /** Every field has `.describe()`. Ranges and enums in zod, not prose. */
   input: I;
   annotations: ToolAnnotations;
+  /** The MCP App (`ui://` URI, src/apps/uris.ts) that renders this tool's results; billable tools default to the job viewer. */
+  ui?: string;
   /**
    * Checks that need live data or cross-field logic (template require_fields, packs, catalog, "voice_id is
    * the voice's id, not voiceId"). Runs before any estimate or POST. @throws UserInputError naming the field.
@@ -120,6 +124,8 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
     estimate(input: In<I>, ctx: ToolContext): Promise<Estimate>;
     /** One line for the consent prompt and the ledger: what will be made, key inputs. */
     summary(input: In<I>): string;
+    /** A sentence added to a quote's next_step: what the user may want to do before confirming. */
+    quoteNote?(input: In<I>): string;
     /**
      * Checks that must be atomic with the ledger intent, e.g. "no other attempt active for this video" on a
      * non-idempotent endpoint: `validate` runs before the (slow) estimate and consent, so two parallel calls

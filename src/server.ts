@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resources/index.js';
 import { ALL_TOOLS } from '../tools/index.js';
+import { registerConfirmTool } from './apps/confirm-tool.js';
+import { registerAppResources } from './apps/register.js';
 import { type Catalog, createCatalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -96,12 +98,15 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
     log: deps.log,
     owner: deps.owner,
   };
-  registerTools(server, deps.tools ?? ALL_TOOLS, {
+  const runtimeDeps = {
     ...runtime,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
-  });
+  };
+  registerTools(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
+  registerConfirmTool(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime);
+  registerAppResources(server, deps.config);
   registerPrompts(server, runtime);
 
   // Logs also go to MCP logging (a debugging aid; stderr stays the main log). Chained, not replaced.

@@ -14,6 +14,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { confirmMeta, toolUiMeta } from './apps/link.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -98,6 +99,8 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       inputSchema: z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input),
       outputSchema: (billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape,
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
+      // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
+      _meta: toolUiMeta(spec),
     };
     const handler = async (args: Args, extra: Extra): Promise<CallToolResult> => {
       try {
@@ -158,7 +161,8 @@ async function runRead(
   const ctx = makeContext(extra, deps);
   await spec.validate?.(args as never, ctx);
   const r = await spec.run(args as never, ctx);
-  return readResult(r.structured as object, r.links, r.isError);
+  const result = readResult(r.structured as object, r.links, r.isError);
+  return r.meta ? { ...result, _meta: r.meta } : result;
 }
 
 /** The signal billable `run()`s see (see runBillable). */
@@ -208,12 +212,17 @@ function elicitor(server: McpServer, extra: Extra, deps: RuntimeDeps) {
   };
 }
 
-async function runBillable(
+/**
+ * The billable path. `carrier` says who presented a confirmation token: `human` only from the App's Confirm
+ * click (src/apps/confirm-tool.ts, an app-only tool); every model call is `model`.
+ */
+export async function runBillable(
   server: McpServer,
   spec: BillableToolSpec<z.ZodRawShape>,
   args: Args,
   extra: Extra,
   deps: RuntimeDeps,
+  carrier: 'model' | 'human' = 'model',
 ): Promise<CallToolResult> {
   const { confirmation_token, allow_duplicate, ...input } = args;
   const ctx = makeContext(extra, deps);
@@ -241,11 +250,19 @@ async function runBillable(
       owner: deps.owner,
       token: typeof confirmation_token === 'string' ? confirmation_token : undefined,
       allowDuplicate: allow_duplicate === true,
+      carrier,
       elicit: canElicit(server, deps.config) ? elicitor(server, extra, deps) : undefined,
     },
   );
   if (decision.kind === 'refuse') return toolError(decision.error, deps.log);
-  if (decision.kind === 'answer') return envelopeResult(decision.envelope);
+  if (decision.kind === 'answer') {
+    // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
+    const note = decision.envelope.status === 'confirmation_required' ? spec.billable.quoteNote?.(input as never) : '';
+    const envelope = note
+      ? { ...decision.envelope, next_step: `${decision.envelope.next_step} ${note}` }
+      : decision.envelope;
+    return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope) };
+  }
 
   // Ceilings and duplicates again, atomically with the intent: parallel calls (and a slow consent form) read
   // the ledger before either wrote its intent, so both could pass the day's ceiling or both send one job.

@@ -17,6 +17,7 @@ import runModel from './enterprise/run-model.js';
 import animateGesture from './gestures/animate-gesture.js';
 import getJob from './jobs/get-job.js';
 import listJobs from './jobs/list-jobs.js';
+import saveOutputs from './jobs/save-outputs.js';
 import waitForJobs from './jobs/wait-for-jobs.js';
 import createTemplateVideo from './library/create-template-video.js';
 import createProductVideo from './product/create-product-video.js';
@@ -43,6 +44,7 @@ export const ALL_TOOLS: ToolSpec[] = [
   listVoices,
   quoteUpscale,
   runModel,
+  saveOutputs,
   upscaleVideo,
   waitForJobs,
 ];

@@ -39,6 +39,11 @@ export interface GuardRequest {
   owner: string | undefined;
   token: string | undefined;
   allowDuplicate: boolean;
+  /**
+   * Who presented `token`: `human` = a Confirm click in the App (an app-only tool the model cannot call);
+   * `model` (default) = the model's own tool call. With GENPLAT_CONSENT=human only the first redeems.
+   */
+  carrier?: 'model' | 'human';
   /** Asks the user with a form; undefined when the client cannot be asked (no capability, skip-listed, off). */
   elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
 }
@@ -251,9 +256,15 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   };
   const warning = earlier ? unsettledWarning(earlier) : undefined;
   let reason: string | undefined = warning;
-  if (req.token !== undefined && req.token.trim() !== '') {
+  const humanOnly = deps.config.consent === 'human' && req.carrier !== 'human';
+  if (humanOnly && req.token !== undefined && req.token.trim() !== '' && !req.elicit) {
+    // Not redeemed (it stays unused): under GENPLAT_CONSENT=human the model's word is not the user's consent.
+    reason = `GENPLAT_CONSENT=human: a confirmation_token sent by the model does not confirm a paid call; only the user's Confirm click in the job viewer App or an answered confirmation form does.${warning ? ` ${warning}` : ''}`;
+  } else if (req.token !== undefined && req.token.trim() !== '' && !(humanOnly && req.elicit)) {
     const check = await redeemToken(deps.jobs, req.token, expected, deps.now());
-    if (check.ok) return { kind: 'allow', consent: 'token', fingerprint: fp, ...dupOf };
+    if (check.ok) {
+      return { kind: 'allow', consent: req.carrier === 'human' ? 'click' : 'token', fingerprint: fp, ...dupOf };
+    }
     reason = `The confirmation_token was refused: ${check.reason}. A fresh one is attached.${warning ? ` ${warning}` : ''}`;
   } else if (req.elicit) {
     const asked = await req.elicit(consentMessage(req.tool, est, req.summary, earlier));
@@ -292,7 +303,11 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
         est.bounded
           ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
           : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
-      } and what will be made (${req.summary}); if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`,
+      } and what will be made (${req.summary}); ${
+        deps.config.consent === 'human'
+          ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${expiresAt.toISOString()}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
+          : `if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`
+      }`,
     },
   };
 }

@@ -62,6 +62,11 @@ export function setTrustedMediaOrigins(origins: string[]): void {
   for (const o of origins) trustedOrigins.add(new URL(o).origin);
 }
 
+/** The trusted media origins (the sandbox's), for the Apps' CSP (src/apps/csp.ts). */
+export function trustedMediaOrigins(): string[] {
+  return [...trustedOrigins];
+}
+
 /** ipaddr.js range names, in words for the agent. */
 const RANGE_WORDS: Record<string, string> = {
   carrierGradeNat: 'carrier-grade NAT (100.64.0.0/10)',

@@ -9,7 +9,8 @@ import type { Estimate, JobOutput, JobStatus } from './envelope.js';
 import type { JobKind, JobRef } from './handle.js';
 
 export type SubmissionOutcome = 'pending' | 'submitted' | 'rejected' | 'unknown';
-export type ConsentPath = 'elicitation' | 'token' | 'policy';
+/** `click`: a token redeemed by a person's Confirm click in the App (src/apps/confirm-tool.ts). */
+export type ConsentPath = 'elicitation' | 'token' | 'policy' | 'click';
 
 export interface JobRecord {
   /** Ledger id (UUID), assigned at intent time. */

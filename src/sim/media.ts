@@ -3,6 +3,7 @@
  * client can actually download and check (PNG / MP4 / MP3 signatures), without shipping binary fixtures.
  */
 import { deflateSync } from 'node:zlib';
+import { SAMPLE_MP3_BASE64, SAMPLE_MP4_BASE64 } from './media-fixtures.js';
 
 export type MediaKind = 'png' | 'mp4' | 'mp3';
 
@@ -67,51 +68,17 @@ export function buildPng(size = 16): Buffer {
   ]);
 }
 
-function box(type: string, ...payload: Buffer[]): Buffer {
-  const body = Buffer.concat(payload);
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(8 + body.length, 0);
-  head.write(type, 4, 'ascii');
-  return Buffer.concat([head, body]);
-}
-
 /**
- * A minimal ISO-BMFF file: `ftyp` + `moov` (with a version-0 `mvhd`) + empty `mdat`. It parses as MP4 in
- * box readers (and starts with the `....ftyp` signature clients check); it holds no tracks.
+ * A real 2-second H.264 MP4 (ftyp, moov with one video track, mdat; faststart), so a `<video>` can play it
+ * (src/sim/media-fixtures.ts says how it was made).
  */
 export function buildMp4(): Buffer {
-  const ftyp = box(
-    'ftyp',
-    Buffer.from('isom', 'ascii'),
-    Buffer.from([0, 0, 2, 0]),
-    Buffer.from('isomiso2mp41', 'ascii'),
-  );
-  const mvhd = Buffer.alloc(100);
-  let o = 0;
-  o += 4; // version 0 + flags
-  o += 8; // creation + modification time
-  mvhd.writeUInt32BE(1000, o); // timescale: ms
-  o += 4;
-  mvhd.writeUInt32BE(0, o); // duration
-  o += 4;
-  mvhd.writeUInt32BE(0x00010000, o); // rate 1.0
-  o += 4;
-  mvhd.writeUInt16BE(0x0100, o); // volume 1.0
-  o += 2 + 10; // + reserved
-  for (const v of [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000]) {
-    mvhd.writeUInt32BE(v, o); // identity matrix
-    o += 4;
-  }
-  o += 24; // pre_defined
-  mvhd.writeUInt32BE(1, o); // next_track_ID
-  return Buffer.concat([ftyp, box('moov', box('mvhd', mvhd)), box('mdat')]);
+  return Buffer.from(SAMPLE_MP4_BASE64, 'base64');
 }
 
-/** Ten silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz: 417 bytes each). */
+/** A real 1-second MP3 tone, so a voice preview audibly plays. */
 export function buildMp3(): Buffer {
-  const frame = Buffer.alloc(417);
-  frame.set([0xff, 0xfb, 0x90, 0x64]);
-  return Buffer.concat(Array.from({ length: 10 }, () => frame));
+  return Buffer.from(SAMPLE_MP3_BASE64, 'base64');
 }
 
 /** Built once per process: they never change. */

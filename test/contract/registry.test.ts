@@ -3,10 +3,12 @@
  * annotations are complete and consistent with billing, descriptions stay within budget, schemas carry no
  * root unions, every field is described, and every tool has a test file.
  */
+
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 
@@ -62,7 +64,8 @@ describe('tool registry', () => {
   });
 
   it('lists every registered tool over MCP when all toolsets are on', () => {
-    expect(listed.map((t) => t.name).sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
+    // Plus the App's Confirm button (app-only: hosts hide it from the model; src/apps/confirm-tool.ts).
+    expect(listed.map((t) => t.name).sort()).toEqual([...ALL_TOOLS.map((t) => t.name), CONFIRM_TOOL].sort());
   });
 
   for (const spec of ALL_TOOLS) {
@@ -80,7 +83,8 @@ describe('tool registry', () => {
             openWorldHint: true,
           });
         } else {
-          expect(a.readOnlyHint).toBe(true);
+          // save_outputs writes files into the user's output folder: honest hints say it is not read-only.
+          expect(a.readOnlyHint).toBe(spec.name !== 'save_outputs');
           expect(a.destructiveHint).toBe(false);
         }
       });

@@ -3,7 +3,9 @@
  * of tools/list with every toolset on. Any diff here is a public API change: review it, then update with
  * `npx vitest run test/contract -u`. Also checks the toolset and read-only filters.
  */
+
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 
@@ -43,7 +45,8 @@ describe('tools/list', () => {
   it('exposes only the chosen toolsets (plus jobs)', async () => {
     const tools = await listWith({ config: { toolsets: ['video', 'jobs'] } });
     const expected = ALL_TOOLS.filter((t) => t.toolset === 'video' || t.toolset === 'jobs').map((t) => t.name);
-    expect(tools.map((t) => t.name).sort()).toEqual(expected.sort());
+    // A billable tool is visible, so the App's Confirm button is too.
+    expect(tools.map((t) => t.name).sort()).toEqual([...expected, CONFIRM_TOOL].sort());
     expect(expected).toContain('create_talking_video');
     expect(expected).toContain('wait_for_jobs');
   });

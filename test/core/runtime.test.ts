@@ -2,11 +2,13 @@
  * The tool runtime's cross-cutting behaviour: registration (filters, annotations, schemas), the ledger
  * intent before the POST, error mapping, progress, and the SDK behaviour `result.ts` relies on.
  */
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { defineTool, type ToolSpec } from '../../src/define-tool.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import { ALL_TOOLS } from '../../tools/index.js';
@@ -46,8 +48,9 @@ describe('registration', () => {
   it('every tool has a title, all four hints, an output schema; billable tools the guard fields', async () => {
     await start({ tools: ALL_TOOLS });
     const { tools } = await h!.client.listTools();
-    expect(tools.length).toBe(ALL_TOOLS.length);
-    for (const t of tools) {
+    // Plus the App's app-only Confirm button (src/apps/confirm-tool.ts).
+    expect(tools.length).toBe(ALL_TOOLS.length + 1);
+    for (const t of tools.filter((x) => x.name !== CONFIRM_TOOL)) {
       expect(t.title, t.name).toBeTruthy();
       expect(Object.keys(t.annotations ?? {}), t.name).toEqual(
         expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']),
@@ -59,7 +62,8 @@ describe('registration', () => {
         expect(t.annotations, t.name).toMatchObject(ANN);
         expect(props, t.name).toEqual(expect.arrayContaining(['confirmation_token', 'allow_duplicate']));
       } else {
-        expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+        // save_outputs writes into the user's output folder, so it honestly is not read-only.
+        expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== 'save_outputs');
         expect(props, t.name).not.toContain('confirmation_token');
       }
     }
@@ -121,8 +125,8 @@ describe('ledger and errors', () => {
     expect(r.isError).toBeFalsy();
     expect(structured(r).status).toBe('unknown');
     expect(h!.logs.join('\n')).toMatch(/boom after send/);
-    // The server still answers.
-    expect((await h!.client.listTools()).tools).toHaveLength(1);
+    // The server still answers (the fake tool and the App's Confirm button).
+    expect((await h!.client.listTools()).tools.map((t) => t.name)).toEqual(['create_fake', CONFIRM_TOOL]);
   });
 
   it('an unexpected error in a read tool gives a generic message and a full log line', async () => {

@@ -149,6 +149,7 @@ export const READ_EXAMPLES: Record<string, Example> = {
   list_templates: { args: () => ({ category: 'events' }) },
   list_voices: { args: () => ({ language: 'English' }) },
   quote_upscale: { args: (sim) => BILLABLE_EXAMPLES.upscale_video!.args(sim) },
+  save_outputs: { args: () => ({ handle: 'actor_video:job_does_not_exist' }) },
   wait_for_jobs: { args: () => ({ handles: ['actor_video:job_does_not_exist'], max_wait_s: 1 }) },
 };
 

@@ -68,7 +68,7 @@ describe('genplat-mcp --http', () => {
       }),
     );
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(20);
+    expect(tools).toHaveLength(22); // 21 tools + the App's app-only Confirm button
     const r = await client.callTool({ name: 'list_avatars', arguments: {} });
     expect(r.isError).toBeFalsy();
     await client.close();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PICKER_URI } from '../../src/apps/uris.js';
 import { defineTool } from '../../src/define-tool.js';
 
 /** Empty strings ("may be empty" in the spec) are dropped: they cost tokens and say nothing. */
@@ -30,6 +31,7 @@ export default defineTool({
     count: z.number().int(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  ui: PICKER_URI,
   async run({ gender }, ctx) {
     const list = await ctx.catalog.avatars(gender ? { gender } : undefined);
     const avatars = list.map((a) => ({
@@ -37,6 +39,8 @@ export default defineTool({
       name: a.name,
       ...filled({ gender: a.gender, age_range: a.age_range, type: a.type, skin: a.skin }),
     }));
-    return { structured: { avatars, count: avatars.length } };
+    // Thumbnails go to the picker App in `_meta`: a grid needs them, the model does not (they cost tokens).
+    const media = Object.fromEntries(list.filter((a) => a.thumbnail).map((a) => [a.id, { thumbnail: a.thumbnail }]));
+    return { structured: { avatars, count: avatars.length }, meta: { 'genplat/media': media } };
   },
 });

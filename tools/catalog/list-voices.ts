@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PICKER_URI } from '../../src/apps/uris.js';
 import { defineTool } from '../../src/define-tool.js';
 
 const filled = (o: Record<string, string | undefined>) =>
@@ -31,6 +32,7 @@ export default defineTool({
     count: z.number().int(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  ui: PICKER_URI,
   async run({ language, gender }, ctx) {
     const list = await ctx.catalog.voices({ ...(language ? { language } : {}), ...(gender ? { gender } : {}) });
     // voiceId is left out on purpose: the spec says it is not interchangeable with id, and agents confuse them.
@@ -40,6 +42,15 @@ export default defineTool({
       ...filled({ language: v.language, gender: v.gender, accent: v.accent, country: v.country }),
       ...(v.isCustom !== undefined ? { is_custom: v.isCustom } : {}),
     }));
-    return { structured: { voices, count: voices.length } };
+    // Previews and thumbnails go to the picker App in `_meta` (it plays them); the model needs only the ids.
+    const media = Object.fromEntries(
+      list
+        .filter((v) => v.previewUrl)
+        .map((v) => [
+          v.id,
+          filled({ preview: v.previewUrl, thumbnail: typeof v.thumbnail === 'string' ? v.thumbnail : undefined }),
+        ]),
+    );
+    return { structured: { voices, count: voices.length }, meta: { 'genplat/media': media } };
   },
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
@@ -103,6 +104,7 @@ export default defineTool({
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  ui: JOB_VIEWER_URI,
   async validate(input) {
     refFromInput(input);
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
@@ -39,6 +40,7 @@ export default defineTool({
     next_step: z.string(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  ui: JOB_VIEWER_URI,
   async validate({ handles }, ctx) {
     await resolveAll(handles, ctx);
   },

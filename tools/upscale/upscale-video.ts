@@ -84,6 +84,9 @@ export default defineTool({
       const { data } = await quoteWithProgress(input, ctx);
       return { ...upscaleEstimate(data.quote.credits), basis: 'platform quote (POST /upscale/quote)' };
     },
+    // The platform replaces the video's record with the upscaled one (spec: "save the original first").
+    quoteNote: () =>
+      'The original video is replaced by the upscaled one: if the user wants both, save the original first (save_outputs on its job, or download its URL) before confirming.',
     summary: (i) =>
       `${summaryKey(i.video_id)} (${i.video_type}, project ${i.project_id}) to ${i.target_resolution} with ${i.model_family} ${i.model}`,
     // Under the runtime's admission lock: two parallel calls for one video cannot both pass validate's check.

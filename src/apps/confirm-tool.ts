@@ -1,0 +1,58 @@
+/**
+ * `confirm_paid_call`: the consent card's Confirm button. App-only (`_meta.ui.visibility: ["app"]`: the host lets
+ * only the View call it, never the model), it redeems the quote's token through the same billable path as the
+ * tool itself, marking the consent as a person's click (`carrier: 'human'`; ledger consent `click`). With
+ * GENPLAT_CONSENT=human this and an answered elicitation form are the only ways a paid call is confirmed.
+ *
+ * Registered here, not in tools/: it is not a tool of its own but a second entrance to every billable tool.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
+import { UserInputError } from '../errors.js';
+import { JobEnvelopeShape } from '../jobs/envelope.js';
+import { toolError } from '../result.js';
+import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
+import { JOB_VIEWER_URI, uiMeta } from './uris.js';
+
+export const CONFIRM_TOOL = 'confirm_paid_call';
+
+export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): void {
+  const billable = visibleSpecs(specs, deps.config).filter((s) => s.billable) as BillableToolSpec<z.ZodRawShape>[];
+  if (billable.length === 0) return;
+  const byName = new Map(billable.map((s) => [s.name, s]));
+  const names = billable.map((s) => s.name) as [string, ...string[]];
+  server.registerTool(
+    CONFIRM_TOOL,
+    {
+      title: 'Confirm a paid job (App button)',
+      description: "The job viewer's Confirm button: starts the quoted job. Only the App calls it.",
+      inputSchema: z.strictObject({
+        tool: z.enum(names).describe('the quoted tool'),
+        arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
+        confirmation_token: z.string().min(1).describe('the quote token'),
+      }),
+      outputSchema: JobEnvelopeShape,
+      annotations: { title: 'Confirm a paid job', ...BILLABLE_ANNOTATIONS },
+      _meta: uiMeta(JOB_VIEWER_URI, ['app']),
+    },
+    async (input, extra): Promise<CallToolResult> => {
+      try {
+        const spec = byName.get(input.tool);
+        if (!spec) throw new UserInputError('tool', 'is not a billable tool of this server');
+        // Same strict validation the tool's own call gets from the SDK: unknown or bad arguments cost nothing.
+        const parsed = z
+          .strictObject({ ...spec.input, ...GUARD_INPUT })
+          .safeParse({ ...input.arguments, confirmation_token: input.confirmation_token });
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new UserInputError(`arguments.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
+        }
+        return await runBillable(server, spec, parsed.data, extra, deps, 'human');
+      } catch (err) {
+        return toolError(err, deps.log);
+      }
+    },
+  );
+}

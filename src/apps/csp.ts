@@ -1,0 +1,19 @@
+/**
+ * The CSP a View declares (hosts enforce it: with none, `media-src`/`img-src` to other origins are blocked).
+ * Computed when the UI resource is read, not at build time: the sandbox serves media from a random loopback
+ * port known only once the simulator runs (mcp-notes 7.1).
+ */
+import type { Config } from '../config.js';
+import { trustedMediaOrigins } from '../guards/url.js';
+
+export interface UiCsp {
+  /** img/media/script/style/font sources: where outputs, thumbnails and previews load from. */
+  resourceDomains: string[];
+  /** fetch/XHR: none; the View reaches the server only through the host (tools/call). */
+  connectDomains: string[];
+}
+
+export function viewCsp(config: Pick<Config, 'mediaHosts'>): UiCsp {
+  const domains = [...new Set([...config.mediaHosts, ...trustedMediaOrigins()])];
+  return { resourceDomains: domains, connectDomains: [] };
+}

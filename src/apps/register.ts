@@ -1,0 +1,47 @@
+/**
+ * Registers the two Views as `ui://` resources (MIME `text/html;profile=mcp-app`). The job viewer is linked from
+ * every creator, get_job and wait_for_jobs; the picker from list_avatars and list_voices (see `uiFor`).
+ */
+import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Config } from '../config.js';
+import { viewCsp } from './csp.js';
+import { type ViewName, viewHtml } from './html.js';
+import { JOB_VIEWER_URI, PICKER_URI } from './uris.js';
+
+const VIEWS: { name: ViewName; uri: string; title: string; description: string }[] = [
+  {
+    name: 'job-viewer',
+    uri: JOB_VIEWER_URI,
+    title: 'Job viewer',
+    description: 'Shows jobs live (status, progress, quote, charge), plays outputs, takes a Confirm click.',
+  },
+  {
+    name: 'picker',
+    uri: PICKER_URI,
+    title: 'Avatar and voice picker',
+    description: 'Avatars by thumbnail and voices by preview, with filters; choosing one tells the conversation.',
+  },
+];
+
+export function registerAppResources(server: McpServer, config: Pick<Config, 'mediaHosts'>): void {
+  for (const v of VIEWS) {
+    registerAppResource(
+      server,
+      v.title,
+      v.uri,
+      { description: v.description, mimeType: RESOURCE_MIME_TYPE },
+      async () => ({
+        contents: [
+          {
+            uri: v.uri,
+            mimeType: RESOURCE_MIME_TYPE,
+            text: viewHtml(v.name),
+            // Read time, not registration time: the sandbox's media origin exists only once it runs.
+            _meta: { ui: { csp: viewCsp(config), prefersBorder: true } },
+          },
+        ],
+      }),
+    );
+  }
+}
