@@ -9,6 +9,7 @@ import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigurationError } from './errors.js';
+import { PAID_STEPS, type PaidStep } from './billing/steps.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -110,6 +111,8 @@ export interface Config {
   /** Reserved for a webhook receiver that is not built yet (issue 5, optional): validated, unused; polling only. */
   publicUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Test-only: `GENPLAT_TEST_KILL_AT` (src/billing/steps.ts). Undefined in every real deployment. */
+  testKillAt?: PaidStep | undefined;
 }
 
 /** Tokens are case-sensitive secrets: split and trimmed, never lower-cased. */
@@ -175,6 +178,8 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+  // Test-only (src/billing/steps.ts): SIGKILL the server at a named step of a paid call.
+  GENPLAT_TEST_KILL_AT: z.enum(PAID_STEPS).optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;
@@ -513,5 +518,6 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     },
     publicUrl,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
+    ...(e.GENPLAT_TEST_KILL_AT ? { testKillAt: e.GENPLAT_TEST_KILL_AT } : {}),
   };
 }
