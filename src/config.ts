@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigurationError } from './errors.js';
 import { PAID_STEPS, type PaidStep } from './billing/steps.js';
+import { ConfigurationError } from './errors.js';
 
 export const TOOLSETS = [
   'catalog',

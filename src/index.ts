@@ -12,8 +12,8 @@ import { setTrustedMediaOrigins } from './guards/url.js';
 import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { buildServer } from './server.js';
-import { openConfiguredStore } from './store/index.js';
 import type { Simulator } from './sim/index.js';
+import { openConfiguredStore } from './store/index.js';
 import { connectStdio } from './transports/stdio.js';
 
 // Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their

@@ -9,20 +9,13 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { ElicitOutcome } from './cost/guard.js';
-import type {
-  BillableToolSpec,
-  ReadToolSpec,
-  ToolAnnotations,
-  ToolContext,
-  ToolSpec,
-} from './define-tool.js';
+import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
 import { checkArgumentDepth } from './guards/depth.js';
-import { checkWebhookUrl } from './guards/url.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';

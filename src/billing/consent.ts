@@ -9,9 +9,9 @@
  * instance, and a call refused by a ceiling does not use it up.
  */
 import type { Config } from '../config.js';
+import { type Expected, verifyToken } from '../cost/token.js';
 import type { Estimate } from '../jobs/envelope.js';
 import type { ConsentPath, JobRecord } from '../jobs/store.js';
-import { type Expected, verifyToken } from '../cost/token.js';
 
 /** What asking the user through an elicitation form gave. */
 export type ElicitOutcome =
@@ -75,7 +75,10 @@ export function tokenCarrier(
         };
       }
       const warning = earlier ? ` ${unsettledWarning(earlier)}` : '';
-      return { kind: 'fallback', reason: `The confirmation_token was refused: ${check.reason}. A fresh one is attached.${warning}` };
+      return {
+        kind: 'fallback',
+        reason: `The confirmation_token was refused: ${check.reason}. A fresh one is attached.${warning}`,
+      };
     },
   };
 }

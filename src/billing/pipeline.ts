@@ -13,13 +13,7 @@
  */
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import {
-  admitRules,
-  confirmationRequired,
-  type ElicitOutcome,
-  guardCall,
-  refusalError,
-} from '../cost/guard.js';
+import { admitRules, confirmationRequired, type ElicitOutcome, guardCall, refusalError } from '../cost/guard.js';
 import type { BillableToolSpec, ToolContext } from '../define-tool.js';
 import { checkWebhookUrl } from '../guards/url.js';
 import type { JobStore } from '../jobs/store.js';
@@ -129,7 +123,8 @@ export async function runPaidCall(
         allowDuplicate: args.allowDuplicate,
         ...(decision.duplicateOf ? { duplicateOf: decision.duplicateOf } : {}),
       };
-      const reason = 'The confirmation_token was refused: the confirmation_token was already used. A fresh one is attached.';
+      const reason =
+        'The confirmation_token was refused: the confirmation_token was already used. A fresh one is attached.';
       return { envelope: await confirmationRequired(guardDeps, call, expected, undefined, reason) };
     }
     return { error: refusalError(spec.name, admitted) };

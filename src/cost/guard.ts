@@ -5,13 +5,7 @@
  * Ceilings and the duplicate check come first on purpose: they refuse whatever the consent, so a token or a
  * lenient policy can never lift them, and the user is never asked to agree to something that will be refused.
  */
-import type { Config } from '../config.js';
-import { GenplatError, UserInputError } from '../errors.js';
-import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import type { JobKind } from '../jobs/handle.js';
-import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
-import { mayStillRun } from '../jobs/reconcile.js';
-import type { AdmitRefusal, AdmitRules } from '../store/types.js';
+
 import {
   askConsent,
   type ConsentCarrier,
@@ -21,6 +15,13 @@ import {
   tokenCarrier,
   unsettledWarning,
 } from '../billing/consent.js';
+import type { Config } from '../config.js';
+import { GenplatError, UserInputError } from '../errors.js';
+import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
+import type { JobKind } from '../jobs/handle.js';
+import { mayStillRun } from '../jobs/reconcile.js';
+import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
+import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
 

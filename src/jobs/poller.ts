@@ -20,11 +20,11 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformClient } from '../client/types.js';
 import { ApiError, GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { jobKeyColumn } from '../store/record.js';
 import { isPollable, type JobRef, jobKey, tryEncodeHandle } from './handle.js';
 import { warnIfAboveQuote } from './reconcile.js';
 import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
 import type { JobPatch, JobRecord, JobStore } from './store.js';
-import { jobKeyColumn } from '../store/record.js';
 
 /** Spec "Limits": status endpoints are polled every 5-10 seconds. */
 export const DEFAULT_INTERVAL_MS = { min: 5_000, max: 10_000 } as const;

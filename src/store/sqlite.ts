@@ -348,9 +348,14 @@ class SqliteStore implements Store {
   private pruneNow(): void {
     const now = this.now().getTime();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = now;
-    this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now);
-    this.db.prepare('DELETE FROM leases WHERE until_ms < ?').run(now);
+    try {
+      this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now);
+      this.db.prepare('DELETE FROM leases WHERE until_ms < ?').run(now);
+      this.lastPrune = now;
+    } catch {
+      // Housekeeping only (expired rows are never read as live); another process holding the write lock
+      // must not fail this call here. Tried again on the next admit.
+    }
   }
 
   /** Writes a 0.1 state dir's content; called inside the transaction that creates the schema. */

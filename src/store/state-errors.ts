@@ -7,13 +7,17 @@ import { StateError } from '../jobs/state-error.js';
 import { SchemaTooNewError } from './types.js';
 
 const MOVE_ASIDE =
-  'Stop every genplat-mcp using it, move the file aside (keep it: it lists your jobs and today\'s spend), then start again; or point GENPLAT_STATE_DIR at another folder.';
+  "Stop every genplat-mcp using it, move the file aside (keep it: it lists your jobs and today's spend), then start again; or point GENPLAT_STATE_DIR at another folder.";
 
 /** @returns a StateError for store failures on `path`; anything else unchanged. */
 export function storeStateError(err: unknown, path: string): unknown {
   if (err instanceof GenplatError) return err;
   if (err instanceof SchemaTooNewError) {
-    return new StateError(path, 'was written by a newer genplat-mcp (its schema is newer than this one knows)', 'Upgrade genplat-mcp (every instance sharing this store), or point it at another store. It is refused rather than read, so spend is never undercounted.');
+    return new StateError(
+      path,
+      'was written by a newer genplat-mcp (its schema is newer than this one knows)',
+      'Upgrade genplat-mcp (every instance sharing this store), or point it at another store. It is refused rather than read, so spend is never undercounted.',
+    );
   }
   const e = err as { code?: unknown; errcode?: unknown; errstr?: unknown; message?: unknown } | undefined;
   if (e?.code === 'ERR_SQLITE_ERROR') {
@@ -31,8 +35,14 @@ export function storeStateError(err: unknown, path: string): unknown {
       return new StateError(path, 'is damaged (not a readable SQLite database)', MOVE_ASIDE);
     }
     // SQLITE_CANTOPEN (14), SQLITE_READONLY (8), SQLITE_FULL (13), SQLITE_IOERR (10).
-    if (e.errcode === 8) return new StateError(path, 'is read-only for this user', `Give this user write access to it and its folder, ${MOVE_ASIDE}`);
-    if (e.errcode === 13) return new StateError(path, 'cannot be written: the disk is full', 'Free some disk space, then call again.');
+    if (e.errcode === 8)
+      return new StateError(
+        path,
+        'is read-only for this user',
+        `Give this user write access to it and its folder, ${MOVE_ASIDE}`,
+      );
+    if (e.errcode === 13)
+      return new StateError(path, 'cannot be written: the disk is full', 'Free some disk space, then call again.');
     return new StateError(path, `cannot be used (${text.trim() || 'SQLite error'})`, MOVE_ASIDE);
   }
   return StateError.from(err, path);

@@ -10,8 +10,8 @@ import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createPoller } from '../jobs/poller.js';
 import { createLogger, type Logger, registerSecret } from '../log.js';
 import { buildServer } from '../server.js';
-import { openConfiguredStore } from '../store/index.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
+import { openConfiguredStore } from '../store/index.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
 

@@ -239,7 +239,9 @@ export function storeSuite(name: string, backend: Backend): void {
         record: { id: first.id },
       });
       // Another owner's unknown record is not this caller's concern.
-      expect((await s.admit(intent({ owner: 'bob' }), rules({ unsettled: { fingerprint: 'fp-1', owner: 'bob' } }))).admitted).toBe(true);
+      expect(
+        (await s.admit(intent({ owner: 'bob' }), rules({ unsettled: { fingerprint: 'fp-1', owner: 'bob' } }))).admitted,
+      ).toBe(true);
       const resend = await admitted(s, intent({ owner: 'alice' }), past(first.id));
       // The resend is pending now: a second resend consented past `first` only is refused (it names the resend).
       expect(await s.admit(intent({ owner: 'alice' }), past(first.id))).toMatchObject({
@@ -282,7 +284,12 @@ export function storeSuite(name: string, backend: Backend): void {
       } as never);
       expect((await s.getByRef({ kind: 'model', media: 'video', id: 'r-1' }))?.id).toBe(rec.id);
       expect(await s.getByRef({ kind: 'model', media: 'video', id: 'r-2' })).toBeUndefined();
-      const ext = await s.track({ ...intent({ fingerprint: 'ext' }), tool: 'external', estimate: undefined, handle: 'gesture:g-1' });
+      const ext = await s.track({
+        ...intent({ fingerprint: 'ext' }),
+        tool: 'external',
+        estimate: undefined,
+        handle: 'gesture:g-1',
+      });
       expect((await s.getByRef({ kind: 'gesture', id: 'g-1' }))?.id).toBe(ext.id);
       expect(await s.spendSince(DAY)).toBe(100);
       await s.close();
