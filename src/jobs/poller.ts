@@ -207,6 +207,22 @@ export function createPoller(opts: PollerOptions): Poller {
     }
   }
 
+  /**
+   * What the store's record says of a pollable job another instance read within the lease: its terminal
+   * view, else still running (a record of a pollable job is `submitted`/`processing` until a read ends it).
+   */
+  function observedView(rec: JobRecord, last: JobView | undefined): JobView {
+    if (rec.status === 'completed' || rec.status === 'failed' || rec.outcome !== 'submitted') {
+      return viewFromRecord(rec);
+    }
+    return {
+      ...(last?.status === 'processing' ? last : {}),
+      status: 'processing',
+      outputs: rec.outputs,
+      ...(rec.creditsCharged !== undefined ? { creditsCharged: rec.creditsCharged } : {}),
+    };
+  }
+
   /** True when this instance may read the job now (a store failure reads anyway: the job is never stuck). */
   async function leased(st: HandleState): Promise<boolean> {
     try {
@@ -238,7 +254,7 @@ export function createPoller(opts: PollerOptions): Poller {
     // One read per job per interval across every process on the store (a fleet shares one database): the
     // lease holder reads, everyone else serves the store's last observation of it. A job the store does not
     // know has no shared observation to serve, so it is read (get_job by raw id adopts it after this read).
-    if (rec && !(await leased(st))) return viewFromRecord(rec);
+    if (rec && !(await leased(st))) return observedView(rec, st.last);
     let view: JobView;
     try {
       view = await limit(() => readJob(client, st.ref));
