@@ -15,9 +15,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { createPlatformClient } from '../src/client/index.js';
 import { type CliArgs, loadConfig } from '../src/config.js';
-import { openLedger } from '../src/jobs/ledger.js';
 import { createLogger } from '../src/log.js';
 import { buildServer } from '../src/server.js';
+import { openSqliteStore } from '../src/store/sqlite.js';
 
 export interface Size {
   bytes: number;
@@ -85,7 +85,7 @@ export async function listTools(env: Record<string, string> = {}, cli: Partial<C
     GENPLAT_STATE_DIR: stateDir,
     ...env,
   });
-  const jobs = await openLedger(stateDir);
+  const jobs = await openSqliteStore(stateDir);
   const platform = createPlatformClient({
     baseUrl: config.baseUrl ?? '',
     apiKey: config.apiKey ?? '',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { PAID_STEPS, type PaidStep } from './billing/steps.js';
 import { ConfigurationError } from './errors.js';
 
 export const TOOLSETS = [
@@ -121,6 +122,8 @@ export interface Config {
   /** `GENPLAT_MEDIA_HOSTS`: origins (https://host) the Apps' CSP lets media load from, besides the sandbox's. */
   mediaHosts: string[];
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Test-only: `GENPLAT_TEST_KILL_AT` (src/billing/steps.ts). Undefined in every real deployment. */
+  testKillAt?: PaidStep | undefined;
 }
 
 /** Tokens are case-sensitive secrets: split and trimmed, never lower-cased. */
@@ -194,6 +197,8 @@ const EnvSchema = z.object({
     .optional(),
   GENPLAT_SAVE_MAX_MB: intFrom('GENPLAT_SAVE_MAX_MB', 1, 100_000).optional(),
   GENPLAT_MEDIA_HOSTS: z.string().optional(),
+  // Test-only (src/billing/steps.ts): SIGKILL the server at a named step of a paid call.
+  GENPLAT_TEST_KILL_AT: z.enum(PAID_STEPS).optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;
@@ -538,6 +543,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     // 500 MB: a few minutes of 4K upscale output (spec: upscale up to 4K) with room; far below a disk.
     saveMaxBytes: (e.GENPLAT_SAVE_MAX_MB ?? 500) * 1024 * 1024,
     mediaHosts,
+    ...(e.GENPLAT_TEST_KILL_AT ? { testKillAt: e.GENPLAT_TEST_KILL_AT } : {}),
   };
 }
 

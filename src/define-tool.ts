@@ -1,7 +1,7 @@
 /**
  * `defineTool`: a tool is data plus a handler, in one file (style.md 2.2). This module holds the tool
- * contract; `tool-runtime.ts` turns specs into registered MCP tools and does the cross-cutting work once
- * (cost guard for billable tools, webhook allow-list, error → result mapping, ledger writes).
+ * contract; `tool-runtime.ts` turns specs into registered MCP tools, and `billing/pipeline.ts` runs a
+ * billable one (cost guard, consent, `store.admit`, one POST, `store.settle`).
  */
 import type { z } from 'zod';
 import type { Catalog } from './catalog.js';
@@ -10,7 +10,7 @@ import type { Config, Toolset } from './config.js';
 import type { Estimate, JobEnvelope, JobOutput } from './jobs/envelope.js';
 import type { JobKind, JobRef } from './jobs/handle.js';
 import type { Poller } from './jobs/poller.js';
-import type { JobStore } from './jobs/store.js';
+import type { JobRecord, JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 
 export interface ToolAnnotations {
@@ -127,12 +127,22 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
     /** A sentence added to a quote's next_step: what the user may want to do before confirming. */
     quoteNote?(input: In<I>): string;
     /**
-     * Checks that must be atomic with the ledger intent, e.g. "no other attempt active for this video" on a
-     * non-idempotent endpoint: `validate` runs before the (slow) estimate and consent, so two parallel calls
-     * both pass it. Runs after consent, under the runtime's admission lock, right before the intent is
-     * written; keep it to ledger reads and quick free GETs. @throws UserInputError to refuse, unsent.
+     * Free reads the admission depends on, after consent and before `store.admit`, outside any transaction
+     * (upscale: re-read an active attempt so a finished one stops blocking). Free GETs only.
+     * @throws UserInputError to refuse early, unsent.
      */
-    beforeSend?(input: In<I>, ctx: ToolContext): Promise<void>;
+    beforeAdmit?(input: In<I>, ctx: ToolContext): Promise<void>;
+    /**
+     * "At most one active job per key" on a non-idempotent endpoint (upscale: one attempt per video), checked
+     * by `store.admit` inside its transaction, so two parallel calls (or two processes) cannot both pass.
+     * Records without platform ids stop blocking after `staleAfterMs` (nothing can re-read them).
+     */
+    exclusive?(input: In<I>): {
+      key: string;
+      staleAfterMs: number;
+      /** The refusal when `active` holds the key; `owner` = this caller (hide other callers' handles). */
+      refuse(active: JobRecord, owner: string | undefined): Error;
+    };
   };
   /**
    * Builds the exact request `run()` will send (after `validate`, before the estimate): trimming, defaults

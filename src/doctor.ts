@@ -14,14 +14,15 @@ import {
   AuthenticationError,
   ConfigurationError,
   ConnectionError,
+  GenplatError,
   MalformedResponseError,
   NotFoundError,
   PermissionDeniedError,
   TimeoutError,
 } from './errors.js';
-import { openLedger } from './jobs/ledger.js';
 import { createLogger, redact } from './log.js';
 import { type Simulator, startSimulator } from './sim/index.js';
+import { openConfiguredStore, SCHEMA_VERSION } from './store/index.js';
 
 export interface DoctorOptions {
   argv: string[];
@@ -117,6 +118,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   }
 
   await checkStateDir(config.stateDir, line);
+  await checkStore(config, line);
 
   let sim: Simulator | undefined;
   try {
@@ -155,16 +157,37 @@ async function checkStateDir(dir: string, line: Line): Promise<void> {
     );
     return;
   }
+  line('ok', `state dir ${dir} is writable`);
+}
+
+/**
+ * The job store: which backend, its schema version, and for PostgreSQL that it answers (the password never
+ * appears: `description` has none, and openConfiguredStore registers it for redaction).
+ */
+async function checkStore(config: Config, line: Line): Promise<void> {
+  const where = config.databaseUrl ? 'the PostgreSQL job store (GENPLAT_DATABASE_URL)' : 'the SQLite job store';
   try {
-    const ledger = await openLedger(dir);
-    const recent = await ledger.list({ limit: 1000 });
-    await ledger.close();
-    line('ok', `state dir ${dir} is writable; job ledger opens (${recent.length} recent job(s))`);
+    const store = await openConfiguredStore(config, createLogger('error'));
+    try {
+      const version = await store.schemaVersion();
+      const recent = await store.list({ limit: 1000 });
+      const connected = config.databaseUrl ? '; connected' : '';
+      line(
+        'ok',
+        `job store: ${store.description} (schema ${version}, this genplat-mcp writes ${SCHEMA_VERSION}${connected}); ${recent.length} recent job(s)`,
+      );
+    } finally {
+      await store.close();
+    }
   } catch (err) {
     line(
       'fail',
-      `the job ledger in ${dir} does not open: ${err instanceof Error ? err.message : String(err)}`,
-      'Move ledger.jsonl aside (keep it: it lists your jobs) and run doctor again, or use another GENPLAT_STATE_DIR.',
+      redact(`${where} does not open: ${err instanceof Error ? err.message : String(err)}`),
+      err instanceof GenplatError && err.nextStep
+        ? err.nextStep
+        : config.databaseUrl
+          ? 'Check that the PostgreSQL server is reachable and GENPLAT_DATABASE_URL (host, port, user, database, password) is right.'
+          : 'Check the state dir (GENPLAT_STATE_DIR) and genplat.db in it.',
     );
   }
 }

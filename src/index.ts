@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `genplat-mcp` bin: config → (sandbox simulator) → ledger → client → server → stdio.
+ * The `genplat-mcp` bin: config → (sandbox simulator) → job store → client → server → stdio.
  * stdout carries JSON-RPC only (invariant 6): every human-readable line goes to stderr.
  */
 // Must stay the first import: it refuses an old Node.js before any other module is evaluated.
@@ -9,11 +9,11 @@ import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { setTrustedMediaOrigins } from './guards/url.js';
-import { openLedger } from './jobs/ledger.js';
 import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { buildServer } from './server.js';
 import type { Simulator } from './sim/index.js';
+import { openConfiguredStore } from './store/index.js';
 import { connectStdio } from './transports/stdio.js';
 
 // Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their
@@ -53,7 +53,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
   if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
   log.addSecret(apiKey);
 
-  const jobs = await openLedger(config.stateDir);
+  const jobs = await openConfiguredStore(config, log);
+  log.info(`job store: ${jobs.description}`);
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
   const { server, close } = buildServer({ config, client, jobs, log });
   const conn = await connectStdio(server);

@@ -1,13 +1,8 @@
 /**
- * Turns tool specs into registered MCP tools and does the cross-cutting work once (style.md 2.2):
- * toolset / read-only filtering, the webhook allow-list, validation, the cost guard, the ledger around the
- * single POST, and error → result mapping. A tool file only declares schemas and maps input to a client call.
- *
- * Billable flow: (zod input, by the SDK) → webhook_url allow-list → spec.validate → spec.request (the exact
- * platform request, built once) → estimate → guard (fingerprint over that request)
- * (ceilings → duplicate → consent) → in the store's exclusive section (shared with other server processes on
- * the same state dir): ceilings and duplicate again, spec.beforeSend, ledger intent → spec.run (exactly one
- * POST, outside the section; cancellation does not reach it) → ledger outcome → envelope.
+ * Turns tool specs into registered MCP tools: the SDK glue (style.md 2.2). Toolset / read-only filtering,
+ * strict input schemas, the per-call context (progress notifications), the elicitation form, and
+ * result → `CallToolResult`. A billable call runs through `billing/pipeline.ts` (validate → request →
+ * estimate → consent → `store.admit` → one POST → `store.settle`), which imports nothing from the SDK.
  * Nothing throws out of a handler: a platform failure never crashes the server.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -15,26 +10,16 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
+import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import { type ElicitOutcome, guardCall, recheckBeforeSend } from './cost/guard.js';
-import type {
-  BillableToolSpec,
-  ReadToolSpec,
-  Submission,
-  ToolAnnotations,
-  ToolContext,
-  ToolSpec,
-} from './define-tool.js';
-import { GenplatError, PlatformError, SubmissionUnknownError } from './errors.js';
+import type { ElicitOutcome } from './cost/guard.js';
+import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
 import { checkArgumentDepth } from './guards/depth.js';
-import { checkWebhookUrl } from './guards/url.js';
-import { type JobEnvelope, JobEnvelopeShape } from './jobs/envelope.js';
-import { encodeHandle, tryEncodeHandle } from './jobs/handle.js';
+import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
-import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from './jobs/reconcile.js';
-import type { JobRecord, JobStore } from './jobs/store.js';
+import type { JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 
@@ -165,9 +150,6 @@ async function runRead(
   return r.meta ? { ...result, _meta: r.meta } : result;
 }
 
-/** The signal billable `run()`s see (see runBillable). */
-const NEVER_ABORTS: AbortSignal = new AbortController().signal;
-
 /** Whether the client can be asked with a form: it declared elicitation, is not skip-listed, and config allows. */
 function canElicit(server: McpServer, config: Config): boolean {
   if (config.elicitation !== 'auto') return false;
@@ -225,206 +207,31 @@ export async function runBillable(
   carrier: 'model' | 'human' = 'model',
 ): Promise<CallToolResult> {
   const { confirmation_token, allow_duplicate, ...input } = args;
-  const ctx = makeContext(extra, deps);
-  const now = deps.now ?? Date.now;
-
-  if (typeof input.webhook_url === 'string' && input.webhook_url !== '') {
-    checkWebhookUrl('webhook_url', input.webhook_url, deps.config.webhookAllowlist);
-  }
-  await spec.validate?.(input as never, ctx);
-  // Built once: the fingerprint below (what the token and the duplicate rule bind to) and the POST in run()
-  // use this same object, so what the user consented to is byte for byte what is sent.
-  const request = await spec.request(input as never, ctx);
-  const est = await spec.billable.estimate(input as never, ctx);
-  const kind = spec.billable.kind(input as never);
-  const summary = spec.billable.summary(input as never);
-
-  const decision = await guardCall(
-    { config: deps.config, jobs: deps.jobs, now, ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}) },
+  const result = await runPaidCall(
+    spec,
     {
-      tool: spec.name,
-      kind,
-      request,
-      estimate: est,
-      summary,
-      owner: deps.owner,
+      input,
       token: typeof confirmation_token === 'string' ? confirmation_token : undefined,
       allowDuplicate: allow_duplicate === true,
       carrier,
       elicit: canElicit(server, deps.config) ? elicitor(server, extra, deps) : undefined,
     },
-  );
-  if (decision.kind === 'refuse') return toolError(decision.error, deps.log);
-  if (decision.kind === 'answer') {
-    // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
-    const note = decision.envelope.status === 'confirmation_required' ? spec.billable.quoteNote?.(input as never) : '';
-    const envelope = note
-      ? { ...decision.envelope, next_step: `${decision.envelope.next_step} ${note}` }
-      : decision.envelope;
-    return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope) };
-  }
-
-  // Ceilings and duplicates again, atomically with the intent: parallel calls (and a slow consent form) read
-  // the ledger before either wrote its intent, so both could pass the day's ceiling or both send one job.
-  // `exclusive` covers calls in this process and in other server processes on the same state dir; the POST
-  // stays outside it. If it cannot be entered in time it throws: refused, nothing sent.
-  const admitted = await deps.jobs.exclusive(async () => {
-    const late = await recheckBeforeSend(
-      { config: deps.config, jobs: deps.jobs, now },
-      {
-        tool: spec.name,
-        estimate: est,
-        owner: deps.owner,
-        allowDuplicate: allow_duplicate === true,
-        duplicateOf: decision.duplicateOf,
-      },
-      decision.fingerprint,
-    );
-    if (late) return late;
-    // A refusal thrown here reaches the handler's catch before anything was written or sent.
-    await spec.billable.beforeSend?.(input as never, ctx);
-    // Durable before the POST: if we die mid-send, the ledger still knows a job may exist.
-    return deps.jobs.recordIntent({
-      tool: spec.name,
-      kind,
-      fingerprint: decision.fingerprint,
-      summary,
-      estimate: est,
-      consent: decision.consent,
+    makeContext(extra, deps),
+    {
+      config: deps.config,
+      jobs: deps.jobs,
+      log: deps.log,
       owner: deps.owner,
-    });
-  });
-  if (admitted instanceof GenplatError) return toolError(admitted, deps.log);
-  const rec = admitted;
-  deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: est.credits, consent: decision.consent });
-
-  let sub: Submission;
-  try {
-    // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
-    // the job's id, so a cancelled call must still read it into the ledger (invariant 3). Tools that pass
-    // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
-    sub = await spec.run(input as never, { ...ctx, signal: NEVER_ABORTS }, request);
-  } catch (err) {
-    return recordFailure(rec, err, kind, est, deps);
-  }
-  return recordSubmission(rec, sub, est, deps);
-}
-
-const compact = (o: Record<string, string | undefined>): Record<string, string> =>
-  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'));
-
-async function recordSubmission(
-  rec: JobRecord,
-  sub: Submission,
-  est: JobEnvelope['estimate'],
-  deps: RuntimeDeps,
-): Promise<CallToolResult> {
-  // An id no handle can carry (lone surrogate, too long) keeps the ledger handle `submission:<id>`; the
-  // record's `ref` holds the platform id, and get_job / wait_for_jobs follow the job through it.
-  const handle = tryEncodeHandle(sub.ref) ?? rec.handle;
-  const status = sub.status ?? 'processing';
-  const remote = compact(sub.remote);
-  const charges = {
-    ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
-    ...(sub.platformEstimate !== undefined ? { platformEstimate: sub.platformEstimate } : {}),
-  };
-  // What the ledger now holds for this job: the quote and whatever the platform reported at submit time.
-  const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
-  warnIfAboveQuote(deps.log, settled);
-  const reconciliation = reconcile(settled);
-  try {
-    await deps.jobs.update(rec.id, {
-      outcome: 'submitted',
-      handle,
-      ref: sub.ref,
-      kind: sub.ref.kind,
-      status,
-      requestId: sub.requestId,
-      remote,
-      outputs: sub.outputs ?? [],
-      ...charges,
-      ...(sub.originalUrl !== undefined ? { originalUrl: sub.originalUrl } : {}),
-    });
-  } catch (err) {
-    // The job exists and the handle below is all the agent needs; the intent record still holds the spend.
-    deps.log.error('ledger update after an accepted submission failed', { ledger: rec.id, handle, error: String(err) });
-  }
-  const done = status === 'completed';
-  const envelope: JobEnvelope = {
-    status: done ? 'completed' : 'submitted',
-    handle,
-    kind: sub.ref.kind,
-    ...(est ? { estimate: est } : {}),
-    remote,
-    ...(sub.outputs?.length ? { outputs: sub.outputs } : {}),
-    ...(sub.creditsCharged !== undefined ? { credits_charged: sub.creditsCharged } : {}),
-    ...(reconciliation ? { reconciliation } : {}),
-    ...(sub.requestId ? { request_id: sub.requestId } : {}),
-    ...(sub.details ? { details: sub.details } : {}),
-    next_step:
-      (reconciliation?.above_quote ? `${aboveQuoteSentence(reconciliation)} ` : '') +
-      (done
-        ? 'Done: the result is in outputs (and details). No further call is needed.'
-        : `Call wait_for_jobs with handles ${JSON.stringify([handle])}; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`),
-  };
-  return envelopeResult(envelope);
-}
-
-/**
- * Was a job-starting POST possibly sent? The client maps every ambiguous failure of a job-starting POST
- * (timeout, reset, 5xx, unreadable 2xx, `submission_unknown`) to SubmissionUnknownError, and its area tests
- * pin the submit flag on every generate route. So any other platform error came from a definitive POST
- * answer (4xx, never-sent connection) or from a free read before the POST (e.g. a pack lookup that got a
- * 5xx): nothing billable went out. Our own input/config errors are raised before sending. Anything else
- * is unrecognised: assume the worst.
- */
-function maySent(err: unknown): boolean {
-  if (err instanceof SubmissionUnknownError) return true;
-  return !(err instanceof GenplatError);
-}
-
-async function recordFailure(
-  rec: JobRecord,
-  err: unknown,
-  kind: JobEnvelope['kind'],
-  est: JobEnvelope['estimate'],
-  deps: RuntimeDeps,
-): Promise<CallToolResult> {
-  if (!maySent(err)) {
-    const requestId = err instanceof PlatformError ? err.requestId : undefined;
-    await deps.jobs
-      .update(rec.id, {
-        outcome: 'rejected',
-        status: 'failed',
-        requestId,
-        reason: err instanceof Error ? err.message : String(err),
-      })
-      .catch((e) => deps.log.error('ledger update (rejected) failed', { ledger: rec.id, error: String(e) }));
-    return toolError(err, deps.log);
-  }
-  const unknown =
-    err instanceof SubmissionUnknownError
-      ? err
-      : new SubmissionUnknownError(err instanceof PlatformError ? err : undefined, (err as PlatformError)?.requestId);
-  if (!(err instanceof GenplatError)) deps.log.error('unexpected error while submitting', { error: String(err) });
-  const handle = encodeHandle({ kind: 'submission', id: rec.id });
-  await deps.jobs
-    .update(rec.id, {
-      outcome: 'unknown',
-      status: 'unknown',
-      handle,
-      requestId: unknown.requestId,
-      reason: unknown.message,
-    })
-    .catch((e) => deps.log.error('ledger update (unknown) failed', { ledger: rec.id, error: String(e) }));
-  deps.log.warn('submission outcome unknown', { ledger: rec.id, requestId: unknown.requestId });
-  return envelopeResult({
-    status: 'unknown',
-    handle,
-    ...(kind ? { kind } : {}),
-    ...(est ? { estimate: est } : {}),
-    ...(unknown.requestId ? { request_id: unknown.requestId } : {}),
-    reason: unknown.message,
-    next_step: unknown.nextStep,
-  });
+      now: deps.now ?? Date.now,
+      tokenTtlMs: deps.tokenTtlMs,
+      onStep: stepReached(deps.config.testKillAt),
+    },
+  );
+  if ('error' in result) return toolError(result.error, deps.log);
+  const env = result.envelope;
+  if (env.status !== 'confirmation_required') return envelopeResult(env);
+  // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
+  const note = spec.billable.quoteNote?.(input as never);
+  const envelope = note ? { ...env, next_step: `${env.next_step} ${note}` } : env;
+  return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope) };
 }

@@ -5,13 +5,28 @@
  * Ceilings and the duplicate check come first on purpose: they refuse whatever the consent, so a token or a
  * lenient policy can never lift them, and the user is never asked to agree to something that will be refused.
  */
+
+import {
+  askConsent,
+  type ConsentCarrier,
+  type ElicitOutcome,
+  elicitationCarrier,
+  policyCarrier,
+  tokenCarrier,
+  unsettledWarning,
+} from '../billing/consent.js';
 import type { Config } from '../config.js';
 import { GenplatError, UserInputError } from '../errors.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
+import { mayStillRun } from '../jobs/reconcile.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
+import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
-import { issueToken, redeemToken, TOKEN_TTL_MS } from './token.js';
+import { issueToken, TOKEN_TTL_MS } from './token.js';
+
+export type { ElicitOutcome };
+export { unsettledWarning };
 
 /** The guard refused the call: nothing was sent, nothing charged. */
 export class CostRefusedError extends GenplatError {
@@ -21,12 +36,6 @@ export class CostRefusedError extends GenplatError {
     this.refusal = refusal;
   }
 }
-
-/** What asking the user through an elicitation form gave. */
-export type ElicitOutcome =
-  | { outcome: 'accepted' }
-  | { outcome: 'declined'; reason: string }
-  | { outcome: 'failed'; reason: string };
 
 export interface GuardRequest {
   tool: string;
@@ -58,7 +67,14 @@ export interface GuardDeps {
 
 export type GuardDecision =
   /** `duplicateOf`: the unknown/pending identical record the user explicitly agreed to resend past. */
-  | { kind: 'allow'; consent: ConsentPath; fingerprint: string; duplicateOf?: string }
+  | {
+      kind: 'allow';
+      consent: ConsentPath;
+      fingerprint: string;
+      duplicateOf?: string;
+      /** A token's nonce: consumed by `store.admit` with the intent (single use everywhere). */
+      nonce?: { value: string; expiresAt: Date };
+    }
   /** `confirmation_required` or `declined`: a normal (non-error) answer; nothing charged. */
   | { kind: 'answer'; envelope: JobEnvelope }
   | { kind: 'refuse'; error: CostRefusedError };
@@ -70,17 +86,6 @@ const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units =
 export function utcDayStart(now: number): Date {
   const d = new Date(now);
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-}
-
-/**
- * The warning for resending past an earlier identical submission whose outcome is not known: the platform may
- * have accepted (and charged) it, so the user must know this can be a second charge for the same job.
- */
-export function unsettledWarning(earlier: JobRecord): string {
-  const id = earlier.requestId
-    ? `request id ${earlier.requestId}`
-    : 'no request id (no answer was received; the server may have stopped while sending it)';
-  return `Warning: an identical earlier ${earlier.tool} request (${id}, ledger handle ${earlier.handle}, sent ${earlier.createdAt}) has an unknown outcome: that job may already exist on the platform and be charged, and confirming starts and charges a second one.`;
 }
 
 /** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
@@ -114,39 +119,33 @@ export async function findUnsettledDuplicate(
 }
 
 /**
- * Whether the policy alone may consent. Never for an unbounded estimate: its figure is ours (an operator table
- * or the ceiling), not the platform's, so a threshold or `never` cannot stand for the user's consent to it.
- */
-function policyConsents(policy: GuardDeps['config']['confirm'], est: Estimate): boolean {
-  if (!est.bounded) return false;
-  if (policy.mode === 'never') return true;
-  return policy.mode === 'above' && est.credits <= policy.credits;
-}
-
-/**
  * Ceilings: per call, then per UTC day (spend from the ledger, including held and unknown submissions).
  * @throws whatever the job store throws when it cannot be read (the runtime refuses the send).
  */
 export async function checkCeilings(deps: GuardDeps, est: Estimate): Promise<CostRefusedError | undefined> {
   const { maxCreditsPerCall, maxCreditsPerDay } = deps.config;
-  if (est.credits > maxCreditsPerCall) {
-    return new CostRefusedError(
-      'per_call',
-      `Refused: this call is estimated at ${fmt(est.credits)} credits, above the per-call ceiling of ${fmt(maxCreditsPerCall)} credits (GENPLAT_MAX_CREDITS_PER_CALL). Nothing was sent or charged.`,
-      'Choose a cheaper option, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_CALL.',
-    );
-  }
+  if (est.credits > maxCreditsPerCall) return perCallRefusal(est.credits, maxCreditsPerCall);
   // The per-day ceiling protects the one platform account behind the key, so over HTTP it counts every
   // caller's spend, not only this caller's: N callers must not be able to spend N times the ceiling.
   const spent = await deps.jobs.spendSince(utcDayStart(deps.now()));
-  if (spent + est.credits > maxCreditsPerDay) {
-    return new CostRefusedError(
-      'per_day',
-      `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account by this server; this call's ${fmt(est.credits)} would exceed the per-day ceiling of ${fmt(maxCreditsPerDay)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
-      'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
-    );
-  }
+  if (spent + est.credits > maxCreditsPerDay) return perDayRefusal(spent, est.credits, maxCreditsPerDay);
   return undefined;
+}
+
+function perCallRefusal(credits: number, limit: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_call',
+    `Refused: this call is estimated at ${fmt(credits)} credits, above the per-call ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_CALL). Nothing was sent or charged.`,
+    'Choose a cheaper option, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_CALL.',
+  );
+}
+
+function perDayRefusal(spent: number, credits: number, limit: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_day',
+    `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account; this call's ${fmt(credits)} would exceed the per-day ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+    'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
+  );
 }
 
 /**
@@ -159,8 +158,21 @@ export async function checkDuplicate(
   fp: string,
   owner: string | undefined,
 ): Promise<CostRefusedError | undefined> {
-  const dup = await deps.jobs.findActiveDuplicate(fp, owner);
-  if (!dup) return undefined;
+  const dup = await findActiveDuplicate(deps, fp, owner);
+  return dup ? duplicateRefusal(tool, dup) : undefined;
+}
+
+/**
+ * The newest record with this fingerprint (same owner; any owner on stdio) that may still start or run a job.
+ * A read before consent; `store.admit` applies the same rule (ACTIVE_SQL) again inside its transaction.
+ */
+async function findActiveDuplicate(deps: GuardDeps, fp: string, owner: string | undefined) {
+  // Pending intents have status `submitted`, unknown ones `unknown` (record.ts newRecord / billing/settle.ts).
+  const candidates = await deps.jobs.list({ owner, status: ['submitted', 'processing', 'unknown'] });
+  return candidates.find((r) => r.fingerprint === fp && mayStillRun(r));
+}
+
+export function duplicateRefusal(tool: string, dup: JobRecord): CostRefusedError {
   return new CostRefusedError(
     'duplicate',
     `Refused as a duplicate: an identical ${tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
@@ -182,28 +194,51 @@ function unusableEstimate(est: Estimate): CostRefusedError | undefined {
 }
 
 /**
- * The checks that depend on the ledger (ceilings, then duplicates), run again just before the intent is
- * written: consent can take a while (a form the user answers later), and parallel calls read the same
- * ledger, so what `guardCall` saw may be stale. The caller runs this and `recordIntent` under one lock.
- * @throws whatever the job store throws (ledger unreadable): the runtime turns it into an error, unsent.
+ * The rules `store.admit` applies inside its transaction: the ceilings and duplicate rule again (consent can
+ * take a while, and parallel calls read the same spend), the unsettled rule for allow_duplicate, and the
+ * token's nonce. What `guardCall` checked earlier may be stale; these are what count.
  */
-export async function recheckBeforeSend(
-  deps: GuardDeps,
-  req: Pick<GuardRequest, 'tool' | 'estimate' | 'owner' | 'allowDuplicate'> & { duplicateOf?: string | undefined },
-  fp: string,
-): Promise<CostRefusedError | undefined> {
-  const ceiling = unusableEstimate(req.estimate) ?? (await checkCeilings(deps, req.estimate));
-  if (ceiling) return ceiling;
-  if (!req.allowDuplicate) return checkDuplicate(deps, req.tool, fp, req.owner);
-  // An identical submission went pending or unknown after this call was consented to (a parallel call, or one
-  // answered while a consent form was open): the user agreed without knowing a job may already exist.
-  const earlier = await findUnsettledDuplicate(deps, fp, req.owner);
-  if (!earlier || earlier.id === req.duplicateOf) return undefined;
-  return new CostRefusedError(
-    'duplicate',
-    `Refused: ${unsettledWarning(earlier)} It appeared after this call was approved. Nothing was sent or charged.`,
-    `Follow the earlier job with get_job (handle "${earlier.handle}") or check the platform project list; only if the user still wants a second job, call again with allow_duplicate: true and confirm it.`,
-  );
+export function admitRules(
+  deps: Pick<GuardDeps, 'config' | 'now'>,
+  req: Pick<GuardRequest, 'owner' | 'allowDuplicate'>,
+  decision: Extract<GuardDecision, { kind: 'allow' }>,
+  exclusive?: AdmitRules['exclusive'],
+): AdmitRules {
+  const owner = req.owner;
+  return {
+    maxCreditsPerCall: deps.config.maxCreditsPerCall,
+    maxCreditsPerDay: deps.config.maxCreditsPerDay,
+    dayStart: utcDayStart(deps.now()),
+    duplicate: req.allowDuplicate ? undefined : { fingerprint: decision.fingerprint, owner },
+    unsettled: req.allowDuplicate
+      ? { fingerprint: decision.fingerprint, owner, except: decision.duplicateOf }
+      : undefined,
+    exclusive,
+    nonce: decision.nonce,
+  };
+}
+
+/** The error for a refusal from `store.admit` (nothing was written or sent); `exclusive` is the caller's. */
+export function refusalError(
+  tool: string,
+  r: Exclude<AdmitRefusal, { reason: 'exclusive' | 'token_used' }>,
+): GenplatError {
+  switch (r.reason) {
+    case 'per_call':
+      return perCallRefusal(r.credits, r.limit);
+    case 'per_day':
+      return perDayRefusal(r.spent, r.credits, r.limit);
+    case 'duplicate':
+      return duplicateRefusal(tool, r.record);
+    case 'unsettled':
+      // An identical submission went pending or unknown after this call was consented to (a parallel call, or
+      // one answered while a consent form was open): the user agreed without knowing a job may already exist.
+      return new CostRefusedError(
+        'duplicate',
+        `Refused: ${unsettledWarning(r.record)} It appeared after this call was approved. Nothing was sent or charged.`,
+        `Follow the earlier job with get_job (handle "${r.record.handle}") or check the platform project list; only if the user still wants a second job, call again with allow_duplicate: true and confirm it.`,
+      );
+  }
 }
 
 /**
@@ -239,13 +274,6 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   }
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
-  // A resend past an unknown/pending identical submission may be a second charge for the same job, and an
-  // unbounded quote is our figure, not the platform's: neither is ever auto-approved, whatever GENPLAT_CONFIRM
-  // says; only a person's answer or a token quoted with the warning.
-  if (!earlier && policyConsents(deps.config.confirm, est)) {
-    return { kind: 'allow', consent: 'policy', fingerprint: fp };
-  }
-
   const expected = {
     tool: req.tool,
     fingerprint: fp,
@@ -254,60 +282,79 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     allowDuplicate: req.allowDuplicate,
     ...dupOf,
   };
-  const warning = earlier ? unsettledWarning(earlier) : undefined;
-  let reason: string | undefined = warning;
-  const humanOnly = deps.config.consent === 'human' && req.carrier !== 'human';
-  if (humanOnly && req.token !== undefined && req.token.trim() !== '' && !req.elicit) {
-    // Not redeemed (it stays unused): under GENPLAT_CONSENT=human the model's word is not the user's consent.
-    reason = `GENPLAT_CONSENT=human: a confirmation_token sent by the model does not confirm a paid call; only the user's Confirm click in the job viewer App or an answered confirmation form does.${warning ? ` ${warning}` : ''}`;
-  } else if (req.token !== undefined && req.token.trim() !== '' && !(humanOnly && req.elicit)) {
-    const check = await redeemToken(deps.jobs, req.token, expected, deps.now());
-    if (check.ok) {
-      return { kind: 'allow', consent: req.carrier === 'human' ? 'click' : 'token', fingerprint: fp, ...dupOf };
-    }
-    reason = `The confirmation_token was refused: ${check.reason}. A fresh one is attached.${warning ? ` ${warning}` : ''}`;
-  } else if (req.elicit) {
-    const asked = await req.elicit(consentMessage(req.tool, est, req.summary, earlier));
-    if (asked.outcome === 'accepted') return { kind: 'allow', consent: 'elicitation', fingerprint: fp, ...dupOf };
-    if (asked.outcome === 'declined') {
-      return {
-        kind: 'answer',
-        envelope: {
-          status: 'declined',
-          kind: req.kind,
-          estimate: est,
-          reason: `Not confirmed: ${asked.reason}.`,
-          next_step: 'No charge made and no job started. Ask the user what to change before trying again.',
-        },
-      };
-    }
-    reason = `The confirmation form could not be used (${asked.reason}); confirm with a token instead.${warning ? ` ${warning}` : ''}`;
+  // Policy first (it never covers a resend past an unknown outcome nor an unbounded quote), then a token the
+  // agent quoted, then a form; the first carrier that answers decides.
+  const carriers: ConsentCarrier[] = [
+    policyCarrier(deps.config.confirm),
+    tokenCarrier(req.token, () => deps.jobs.consentKey(), deps.now, {
+      carrier: req.carrier ?? 'model',
+      humanOnly: deps.config.consent === 'human',
+      canAskPerson: req.elicit !== undefined,
+    }),
+    ...(req.elicit ? [elicitationCarrier(req.elicit)] : []),
+  ];
+  const answer = await askConsent(carriers, {
+    expected,
+    estimate: est,
+    message: consentMessage(req.tool, est, req.summary, earlier),
+    earlier,
+  });
+  if (answer.kind === 'granted') {
+    return {
+      kind: 'allow',
+      consent: answer.path,
+      fingerprint: fp,
+      ...dupOf,
+      ...(answer.nonce ? { nonce: answer.nonce } : {}),
+    };
   }
+  if (answer.kind === 'declined') {
+    return {
+      kind: 'answer',
+      envelope: {
+        status: 'declined',
+        kind: req.kind,
+        estimate: est,
+        reason: `Not confirmed: ${answer.reason}.`,
+        next_step: 'No charge made and no job started. Ask the user what to change before trying again.',
+      },
+    };
+  }
+  const reason = answer.kind === 'fallback' ? answer.reason : earlier ? unsettledWarning(earlier) : undefined;
+  return { kind: 'answer', envelope: await confirmationRequired(deps, req, expected, earlier, reason) };
+}
 
+/** The `confirmation_required` answer: a fresh token bound to `expected`, the cost and what it makes. */
+export async function confirmationRequired(
+  deps: GuardDeps,
+  req: Pick<GuardRequest, 'tool' | 'kind' | 'estimate' | 'summary'>,
+  expected: Parameters<typeof issueToken>[1],
+  earlier: JobRecord | undefined,
+  reason: string | undefined,
+): Promise<JobEnvelope> {
+  const est = req.estimate;
+  const warning = earlier ? unsettledWarning(earlier) : undefined;
   const { token, expiresAt } = issueToken(
-    await deps.jobs.secret(),
+    await deps.jobs.consentKey(),
     expected,
     deps.now(),
     deps.tokenTtlMs ?? TOKEN_TTL_MS,
   );
   return {
-    kind: 'answer',
-    envelope: {
-      status: 'confirmation_required',
-      kind: req.kind,
-      estimate: est,
-      confirmation_token: token,
-      expires_at: expiresAt.toISOString(),
-      ...(reason ? { reason } : {}),
-      next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user ${
-        est.bounded
-          ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
-          : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
-      } and what will be made (${req.summary}); ${
-        deps.config.consent === 'human'
-          ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${expiresAt.toISOString()}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
-          : `if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`
-      }`,
-    },
+    status: 'confirmation_required',
+    kind: req.kind,
+    estimate: est,
+    confirmation_token: token,
+    expires_at: expiresAt.toISOString(),
+    ...(reason ? { reason } : {}),
+    next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user ${
+      est.bounded
+        ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
+        : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
+    } and what will be made (${req.summary}); ${
+      deps.config.consent === 'human'
+        ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${expiresAt.toISOString()}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
+        : `if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`
+    }`,
   };
 }

@@ -1,12 +1,12 @@
 /**
  * Confirmation tokens: the consent path that works in every host (mcp-notes.md 2.7). HMAC-SHA256 signed
- * with the ledger's secret, so any process on the same state dir can verify them (restart, several HTTP
- * instances); single use through the ledger's nonce set.
+ * with the store's consent key (`store.consentKey()`), so any process on the same store can verify them
+ * (restart, several HTTP instances). Pure: single use is `store.admit`'s job (`AdmitRules.nonce`), in the
+ * transaction that writes the intent.
  *
  * Format: base64url(JSON payload) + '.' + base64url(HMAC-SHA256(secret, first part)).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { JobStore } from '../jobs/store.js';
 
 /**
  * 10 minutes: long enough for a person to read the quote in chat and answer, short enough that a stale quote
@@ -73,7 +73,7 @@ export function issueToken(
 
 /**
  * Checks signature, expiry and binding (tool, arguments, estimate, owner). Does not consume the nonce:
- * `redeemToken` does, once every other check passed. The reasons are shown to the agent.
+ * `store.admit` does (AdmitRules.nonce), once every other check passed. The reasons are shown to the agent.
  */
 export function verifyToken(secret: Buffer, token: string, expected: Expected, now: number): TokenCheck {
   const [body, sig, extra] = token.trim().split('.');
@@ -123,15 +123,4 @@ export function verifyToken(secret: Buffer, token: string, expected: Expected, n
     };
   }
   return { ok: true, claims };
-}
-
-/**
- * Verifies and marks the token used (single use across processes, via the ledger).
- * @throws whatever the store throws when the nonce cannot be recorded (the caller refuses the send).
- */
-export async function redeemToken(jobs: JobStore, token: string, expected: Expected, now: number): Promise<TokenCheck> {
-  const check = verifyToken(await jobs.secret(), token, expected, now);
-  if (!check.ok) return check;
-  const first = await jobs.consumeNonce(check.claims.nonce, new Date(check.claims.exp));
-  return first ? check : { ok: false, reason: 'the confirmation_token was already used' };
 }

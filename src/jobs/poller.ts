@@ -16,9 +16,11 @@
  * - Reads are never tied to one watcher's AbortSignal: cancelling a wait stops that wait only, and never
  *   touches the job (mcp-notes 2.4).
  */
+import { randomUUID } from 'node:crypto';
 import type { PlatformClient } from '../client/types.js';
 import { ApiError, GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { jobKeyColumn } from '../store/record.js';
 import { isPollable, type JobRef, jobKey, tryEncodeHandle } from './handle.js';
 import { warnIfAboveQuote } from './reconcile.js';
 import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
@@ -128,6 +130,10 @@ function limiter(max: number) {
 export function createPoller(opts: PollerOptions): Poller {
   const { client, jobs, log } = opts;
   const interval = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
+  // The lease lasts the minimum interval (5 s by default, design.md's read budget): a job is read at most once
+  // per interval by the whole fleet, not once per interval per instance. Tests with a fast poller keep theirs.
+  const leaseMs = interval.min;
+  const instanceId = randomUUID();
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (!(interval.min >= 0 && interval.max >= interval.min))
     throw new RangeError('poller interval: need 0 <= min <= max');
@@ -190,14 +196,40 @@ export function createPoller(opts: PollerOptions): Poller {
     // Once per new figure (the patch carries a charge only when it changed), not on every poll.
     if (patch.creditsCharged !== undefined) warnIfAboveQuote(log, { ...rec, ...patch });
     try {
-      // Not fsynced (UpdateOptions.durable): the ledger's durability rule covers intents and outcomes, which
+      // Not fsynced (`observe`): the store's durability rule covers intents and outcomes, which
       // the runtime writes; a status, output URL or charge seen by a poll is platform state that the next
       // poll reads again, so losing it to a power cut costs one read, while syncing it would put a disk
       // flush (0.3 ms on the bench VM, several ms on many disks) into the answer of every read that saw a
       // change. The line is still written (and visible to other processes) before the answer.
-      await jobs.update(rec.id, patch, { durable: false });
+      await jobs.observe(rec.id, patch);
     } catch (err) {
       log.warn('could not update the job ledger after a status read', { handle, error: message(err) });
+    }
+  }
+
+  /**
+   * What the store's record says of a pollable job another instance read within the lease: its terminal
+   * view, else still running (a record of a pollable job is `submitted`/`processing` until a read ends it).
+   */
+  function observedView(rec: JobRecord, last: JobView | undefined): JobView {
+    if (rec.status === 'completed' || rec.status === 'failed' || rec.outcome !== 'submitted') {
+      return viewFromRecord(rec);
+    }
+    return {
+      ...(last?.status === 'processing' ? last : {}),
+      status: 'processing',
+      outputs: rec.outputs,
+      ...(rec.creditsCharged !== undefined ? { creditsCharged: rec.creditsCharged } : {}),
+    };
+  }
+
+  /** True when this instance may read the job now (a store failure reads anyway: the job is never stuck). */
+  async function leased(st: HandleState): Promise<boolean> {
+    try {
+      return await jobs.tryLease(jobKeyColumn(st.ref), leaseMs, instanceId);
+    } catch (err) {
+      log.warn('could not take the poller lease; reading anyway', { handle: st.handle, error: message(err) });
+      return true;
     }
   }
 
@@ -217,8 +249,12 @@ export function createPoller(opts: PollerOptions): Poller {
         ? viewFromRecord(rec)
         : { status: 'unknown', outputs: [], reason: 'no ledger record for this handle, and it has no status endpoint' };
     }
-    // A terminal state in the ledger (from an earlier process) is final: no need to ask the platform again.
+    // A terminal state in the store (from an earlier process) is final: no need to ask the platform again.
     if (st.seq === 0 && rec && (rec.status === 'completed' || rec.status === 'failed')) return viewFromRecord(rec);
+    // One read per job per interval across every process on the store (a fleet shares one database): the
+    // lease holder reads, everyone else serves the store's last observation of it. A job the store does not
+    // know has no shared observation to serve, so it is read (get_job by raw id adopts it after this read).
+    if (rec && !(await leased(st))) return observedView(rec, st.last);
     let view: JobView;
     try {
       view = await limit(() => readJob(client, st.ref));

@@ -1,9 +1,8 @@
 /**
- * The job store interface. The file-backed ledger (`ledger.ts`) implements it for stdio and single-instance
- * HTTP; a team deployment with several instances can put Redis or PostgreSQL behind the same interface.
+ * The job record and its lifecycle, shared by the store (`src/store/`) and everything that reads jobs.
  *
- * Record lifecycle: `recordIntent` (before the POST) → `update` with the outcome (submitted / rejected /
- * unknown + remote ids + request id) → `update` from polls (status, outputs, charges).
+ * Record lifecycle: `admit` writes the intent (before the POST) → `settle` with the outcome (submitted /
+ * rejected / unknown + remote ids + request id) → `observe` from polls (status, outputs, charges).
  */
 import type { Estimate, JobOutput, JobStatus } from './envelope.js';
 import type { JobKind, JobRef } from './handle.js';
@@ -47,6 +46,11 @@ export interface JobRecord {
    * counted like a reported charge when it exceeds the quote (see `reconcile.ts`). Absent in older records.
    */
   platformEstimate?: number | undefined;
+  /**
+   * At most one active record per exclusive key (`AdmitRules.exclusive`): upscale_video's "one attempt per
+   * video" on a non-idempotent endpoint. Absent for every other tool.
+   */
+  exclusiveKey?: string | undefined;
   /** Upscale: the video's URL before the upscale replaced it. */
   originalUrl: string | undefined;
   /** HTTP mode: the caller (bearer token identity) that owns the job; undefined in stdio. */
@@ -59,19 +63,9 @@ export type NewJobRecord = Pick<
   JobRecord,
   'tool' | 'kind' | 'fingerprint' | 'summary' | 'estimate' | 'consent' | 'owner'
 > &
-  Partial<Pick<JobRecord, 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl'>>;
+  Partial<Pick<JobRecord, 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey'>>;
 
 export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
-
-export interface UpdateOptions {
-  /**
-   * Default true: on disk (fsync) before the promise resolves. Intents and submission outcomes must always be
-   * durable (invariant 3). `false` is for what a status poll learned: it is still written before resolving
-   * (other processes see it), but not forced to disk, since a status lost to a power cut is re-read by the
-   * next poll; the answer to get_job / wait_for_jobs should not wait for the disk for it.
-   */
-  durable?: boolean;
-}
 
 export interface JobFilter {
   owner?: string | undefined;
@@ -81,44 +75,8 @@ export interface JobFilter {
   limit?: number;
 }
 
-export interface JobStore {
-  /** Writes the intent durably (fsync) before the POST is sent. */
-  recordIntent(rec: NewJobRecord): Promise<JobRecord>;
-  /**
-   * Applies a patch durably (unless `options.durable` is false); returns the merged record.
-   * @throws if the id is unknown.
-   */
-  update(id: string, patch: JobPatch, options?: UpdateOptions): Promise<JobRecord>;
-  /** By ledger id or by handle (latest record with that handle). */
-  get(idOrHandle: string): Promise<JobRecord | undefined>;
-  /**
-   * The newest record of the job `ref` names, compared by `jobKey` (kind + platform id), so every alias of a
-   * handle finds it; a `submission:<id>` ref finds its record by ledger id.
-   */
-  getByRef(ref: JobRef): Promise<JobRecord | undefined>;
-  /** Newest first. Sees records written by other processes on the same state dir. */
-  list(filter?: JobFilter): Promise<JobRecord[]>;
-  /**
-   * Displayed credits spent or held since `since` (UTC day start for the per-day ceiling): the sum of
-   * `countedCredits` (reconcile.ts) over the records: while a job may still run, the larger of its quote and
-   * what the platform reported; once final, the reported charge (else the quote) minus refunds.
-   */
-  spendSince(since: Date, owner?: string): Promise<number>;
-  /** The newest record with this fingerprint whose outcome is `pending`/`unknown` or whose job is still running. */
-  findActiveDuplicate(fingerprint: string, owner?: string): Promise<JobRecord | undefined>;
-  /** Marks a confirmation-token nonce used; true the first time (across processes), false ever after. */
-  consumeNonce(nonce: string, expiresAt: Date): Promise<boolean>;
-  /**
-   * Runs `fn` in a critical section shared by every process on this store (and every caller in this one):
-   * the runtime re-checks the ceilings and the duplicate guard and writes the intent inside it. Those are
-   * check-then-write sequences, so two server processes on one state dir (several stdio hosts share the
-   * default dir) could otherwise both pass the check before either wrote, and both send a paid POST.
-   * Reads inside `fn` see every record other processes wrote before they left their section.
-   * Keep `fn` short (ledger reads and writes; never the POST): every other sender waits for it.
-   * @throws when the section cannot be entered in time (nothing has run); whatever `fn` throws.
-   */
-  exclusive<T>(fn: () => Promise<T>): Promise<T>;
-  /** A long-lived random secret for HMAC tokens, created once per state dir (mode 0600). */
-  secret(): Promise<Buffer>;
-  close(): Promise<void>;
-}
+/**
+ * The store the runtime, tools and poller use: `src/store/` (SQLite by default, PostgreSQL for a fleet).
+ * The name is kept so tool code reads `ctx.jobs`; the contract is `Store`.
+ */
+export type { Store as JobStore } from '../store/types.js';

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openLedger } from '../jobs/ledger.js';
+import { readLedgerFile } from '../jobs/ledger-reader.js';
 import type { Logger } from '../log.js';
 import { CONSENT_KEY_BYTES } from './record.js';
 import type { JobRecord } from './types.js';
@@ -36,11 +36,12 @@ export async function readLedgerForImport(
   if (!existsSync(ledgerPath) && !existsSync(secretPath)) return undefined;
   let records: JobRecord[] = [];
   if (existsSync(ledgerPath)) {
-    const ledger = await openLedger(stateDir, { log });
-    try {
-      records = (await ledger.list()).reverse();
-    } finally {
-      await ledger.close();
+    const content = await readLedgerFile(ledgerPath);
+    records = content.records;
+    if (content.damaged > 0) {
+      log.warn(
+        `job ledger: skipped ${content.damaged} damaged line(s) in ${ledgerPath} (a write torn by a crash, or corruption); all other records are imported`,
+      );
     }
   }
   const nonces: LedgerImport['nonces'] = [];

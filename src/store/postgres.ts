@@ -14,12 +14,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { decodeHandle } from '../jobs/handle.js';
+import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import {
   ACTIVE_SQL,
   COLUMNS,
   CONSENT_KEY_BYTES,
   fromData,
+  jobKeyColumn,
   mergePatch,
   newRecord,
   nonceHash,
@@ -44,6 +45,8 @@ export interface PostgresStoreOptions {
   now?: () => Date;
   /** Names the platform account whose admissions are serialized; one database can serve several. */
   account?: string;
+  /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT. */
+  onAdmitWrite?: (() => void) | undefined;
   /** Connections per instance. 5: admissions are serialized anyway; the rest is short reads and polls. */
   poolSize?: number;
 }
@@ -76,7 +79,18 @@ const MIGRATIONS: string[][] = [
     'CREATE TABLE genplat_nonces (hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)',
     'CREATE TABLE genplat_leases (job_key TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms BIGINT NOT NULL)',
   ],
+  // 2: the runtime's lookups as columns (see sqlite.ts migration 2).
+  [
+    'ALTER TABLE genplat_jobs ADD COLUMN platform_estimate DOUBLE PRECISION',
+    'ALTER TABLE genplat_jobs ADD COLUMN job_key TEXT',
+    'ALTER TABLE genplat_jobs ADD COLUMN exclusive_key TEXT',
+    'CREATE INDEX genplat_jobs_job_key ON genplat_jobs (job_key, created_at)',
+    'CREATE INDEX genplat_jobs_exclusive ON genplat_jobs (exclusive_key, created_at)',
+  ],
 ];
+
+/** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
+const REWRITE_ROWS_AFTER = new Set([2]);
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const ORDER = 'ORDER BY created_at DESC, seq DESC';
@@ -106,6 +120,7 @@ class PostgresStore implements Store {
     where: string,
     private readonly now: () => Date,
     account: string,
+    private readonly onAdmitWrite?: (() => void) | undefined,
   ) {
     this.description = `PostgreSQL ${where}`;
     this.lockKey = accountKey(account);
@@ -152,6 +167,20 @@ class PostgresStore implements Store {
         );
         if (rows[0]) return { admitted: false, reason: 'duplicate', record: fromData(rows[0].data) };
       }
+      if (rules.unsettled) {
+        const { rows } = await c.query<{ data: string }>(
+          `SELECT data FROM genplat_jobs WHERE fingerprint = $1 AND ($2::text IS NULL OR owner = $2) AND outcome IN ('pending', 'unknown') AND id <> $3 ${ORDER} LIMIT 1`,
+          [rules.unsettled.fingerprint, rules.unsettled.owner ?? null, rules.unsettled.except ?? ''],
+        );
+        if (rows[0]) return { admitted: false, reason: 'unsettled', record: fromData(rows[0].data) };
+      }
+      if (rules.exclusive) {
+        const { rows } = await c.query<{ data: string }>(
+          `SELECT data FROM genplat_jobs WHERE exclusive_key = $1 AND ${ACTIVE_SQL} AND (handle NOT LIKE 'submission:%' OR created_at >= $2) ${ORDER} LIMIT 1`,
+          [rules.exclusive.key, rules.exclusive.staleBefore.getTime()],
+        );
+        if (rows[0]) return { admitted: false, reason: 'exclusive', record: fromData(rows[0].data) };
+      }
       if (rules.nonce) {
         const { rowCount } = await c.query(
           'INSERT INTO genplat_nonces (hash, expires_at) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
@@ -161,8 +190,15 @@ class PostgresStore implements Store {
       }
       const record = newRecord(intent, this.now());
       await c.query(INSERT, toRow(record));
+      this.onAdmitWrite?.();
       return { admitted: true, record };
     });
+  }
+
+  async track(intent: NewJobRecord): Promise<JobRecord> {
+    const record = newRecord(intent, this.now());
+    await this.query(INSERT, toRow(record));
+    return record;
   }
 
   private patch(id: string, patch: JobPatch, durable: boolean): Promise<JobRecord> {
@@ -193,6 +229,16 @@ class PostgresStore implements Store {
     if (!rows[0]) {
       rows = await this.query(`SELECT data FROM genplat_jobs WHERE handle = $1 ${ORDER} LIMIT 1`, [idOrHandle.trim()]);
     }
+    return rows[0] ? fromData(rows[0].data) : undefined;
+  }
+
+  async getByRef(ref: JobRef): Promise<JobRecord | undefined> {
+    const rows =
+      ref.kind === 'submission'
+        ? await this.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1', [ref.id])
+        : await this.query<{ data: string }>(`SELECT data FROM genplat_jobs WHERE job_key = $1 ${ORDER} LIMIT 1`, [
+            jobKeyColumn(ref),
+          ]);
     return rows[0] ? fromData(rows[0].data) : undefined;
   }
 
@@ -265,6 +311,15 @@ class PostgresStore implements Store {
   }
 }
 
+/** Recomputes every row's columns from its JSON (a migration that added columns derived from the record). */
+async function rewriteRows(c: pg.PoolClient): Promise<void> {
+  const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs');
+  for (const row of rows) {
+    const [id, ...rest] = toRow(fromData(row.data));
+    await c.query(UPDATE, [...rest, id]);
+  }
+}
+
 async function readVersion(q: pg.Pool | pg.PoolClient): Promise<number> {
   const { rows } = await q.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'schema_version'`);
   return rows[0] ? Number(rows[0].value) : 0;
@@ -301,7 +356,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         if (found < SCHEMA_VERSION) {
           await c.query('BEGIN');
           try {
-            for (let v = found; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v] ?? []) await c.query(sql);
+            for (let v = found; v < SCHEMA_VERSION; v++) {
+              for (const sql of MIGRATIONS[v] ?? []) await c.query(sql);
+              if (found > 0 && REWRITE_ROWS_AFTER.has(v + 1)) await rewriteRows(c);
+            }
             await c.query(
               `INSERT INTO genplat_meta (key, value) VALUES ('schema_version', $1)
                ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -323,5 +381,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end().catch(() => {});
     throw err;
   }
-  return new PostgresStore(pool, where, options.now ?? (() => new Date()), options.account ?? 'default');
+  return new PostgresStore(
+    pool,
+    where,
+    options.now ?? (() => new Date()),
+    options.account ?? 'default',
+    options.onAdmitWrite,
+  );
 }

@@ -3,7 +3,7 @@
  * record fields become columns, and the spend and "still active" rules as SQL.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { encodeHandle } from '../jobs/handle.js';
+import { encodeHandle, type JobRef, jobKey, recordRef } from '../jobs/handle.js';
 import type { JobPatch, JobRecord, NewJobRecord } from './types.js';
 
 /** Fields fixed at intent time; a patch never changes them (same list as the 0.1 ledger). */
@@ -31,6 +31,8 @@ export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
     creditsCharged: undefined,
     creditsRefunded: undefined,
     originalUrl: rec.originalUrl,
+    ...(rec.ref ? { ref: rec.ref } : {}),
+    ...(rec.exclusiveKey !== undefined ? { exclusiveKey: rec.exclusiveKey } : {}),
     owner: rec.owner,
     createdAt: at,
     updatedAt: at,
@@ -57,6 +59,9 @@ export function toRow(r: JobRecord): (string | number | null)[] {
     r.estimate?.credits ?? null,
     r.creditsCharged ?? null,
     r.creditsRefunded ?? null,
+    r.platformEstimate ?? null,
+    recordJobKey(r) ?? null,
+    r.exclusiveKey ?? legacyExclusiveKey(r) ?? null,
     JSON.stringify(r, (_k, v) => (v === undefined ? null : v)),
   ];
 }
@@ -72,8 +77,46 @@ export const COLUMNS = [
   'estimate_credits',
   'charged',
   'refunded',
+  'platform_estimate',
+  'job_key',
+  'exclusive_key',
   'data',
 ] as const;
+
+/**
+ * The job's identity (`jobKey`) as a column, so `getByRef` is an indexed lookup whatever handle spells it.
+ * Null while the record has no platform ref (`submission:<id>`: found by ledger id instead).
+ */
+export function recordJobKey(r: Pick<JobRecord, 'handle' | 'ref'>): string | undefined {
+  const ref = recordRef(r);
+  return ref && ref.kind !== 'submission' ? jobKeyColumn(ref) : undefined;
+}
+
+/** `jobKey` hashed: the key separates its parts with U+0000, which a PostgreSQL text column refuses. */
+export function jobKeyColumn(ref: JobRef): string {
+  return createHash('sha256').update(jobKey(ref)).digest('hex');
+}
+
+/** The exclusive key of an upscale of `videoId`: at most one active attempt per video (not idempotent). */
+export function upscaleExclusiveKey(videoId: string): string {
+  return `upscale-video:${JSON.stringify(videoId)}`;
+}
+
+/**
+ * Upscale records written before `exclusiveKey` existed (0.1 imports) still block a second attempt: their
+ * video id is the remote id, or for an attempt never answered the summary's `upscale of video "<id>"`.
+ */
+function legacyExclusiveKey(r: JobRecord): string | undefined {
+  if (r.kind !== 'upscale' && r.tool !== 'upscale_video') return undefined;
+  if (r.remote?.id) return upscaleExclusiveKey(r.remote.id);
+  const m = /^upscale of video ("(?:[^"\\]|\\.)*")/.exec(r.summary);
+  if (!m?.[1]) return undefined;
+  try {
+    return upscaleExclusiveKey(JSON.parse(m[1]) as string);
+  } catch {
+    return undefined;
+  }
+}
 
 /** JSON stores `undefined` as null; records never hold null, so every null reads back as undefined. */
 export function fromData(data: string): JobRecord {
@@ -82,7 +125,10 @@ export function fromData(data: string): JobRecord {
   return raw as unknown as JobRecord;
 }
 
-/** May still start or be running a job: the duplicate guard refuses to submit it again. */
+/**
+ * May still start or be running a job: the duplicate guard refuses to submit it again. Same rule as
+ * `mayStillRun` in `src/jobs/reconcile.ts` (the record-level form; test/store/suite.ts pins them together).
+ */
 export const ACTIVE_SQL = `(outcome IN ('pending', 'unknown') OR (outcome = 'submitted' AND status IN ('submitted', 'processing')))`;
 
 /**
@@ -96,7 +142,9 @@ export const ACTIVE_SQL = `(outcome IN ('pending', 'unknown') OR (outcome = 'sub
  */
 export function spendSql(greatest: 'MAX' | 'GREATEST'): string {
   const est = 'COALESCE(estimate_credits, 0)';
-  const spent = `CASE WHEN ${ACTIVE_SQL} THEN ${greatest}(COALESCE(charged, 0), ${est}) ELSE COALESCE(charged, ${est}) END`;
+  // `countedCredits`: the platform's figure is its charge, else its own estimate (`reportedCharge`, the larger
+  // of both while running); final = charge ?? platform estimate ?? quote.
+  const spent = `CASE WHEN ${ACTIVE_SQL} THEN ${greatest}(COALESCE(charged, 0), COALESCE(platform_estimate, 0), ${est}) ELSE COALESCE(charged, platform_estimate, ${est}) END`;
   return `COALESCE(SUM(${greatest}(0, ${spent} - COALESCE(refunded, 0))), 0)`;
 }
 

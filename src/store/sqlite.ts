@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { decodeHandle } from '../jobs/handle.js';
+import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import { createLogger, type Logger } from '../log.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
@@ -21,6 +21,7 @@ import {
   COLUMNS,
   CONSENT_KEY_BYTES,
   fromData,
+  jobKeyColumn,
   mergePatch,
   newRecord,
   nonceHash,
@@ -28,6 +29,7 @@ import {
   toRow,
 } from './record.js';
 import { loadSqlite } from './sqlite-module.js';
+import { storeStateError } from './state-errors.js';
 import {
   type AdmitResult,
   type AdmitRules,
@@ -52,6 +54,8 @@ export interface SqliteStoreOptions {
    * millisecond plus one fsync, so only a stalled disk or a stopped process (SIGSTOP) makes anyone wait this long.
    */
   busyTimeoutMs?: number;
+  /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT. */
+  onAdmitWrite?: (() => void) | undefined;
   /** Default true: import a 0.1 `ledger.jsonl` when this open creates the store. */
   importLedger?: boolean;
 }
@@ -81,7 +85,19 @@ const MIGRATIONS: string[][] = [
     'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
     'CREATE TABLE leases (job_key TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms INTEGER NOT NULL) WITHOUT ROWID',
   ],
+  // 2: the runtime's lookups as columns (issue 10 wiring): job key (getByRef), exclusive key (upscale's one
+  // attempt per video), the platform's own estimate (counted like a charge, reconcile.ts `countedCredits`).
+  [
+    'ALTER TABLE jobs ADD COLUMN platform_estimate REAL',
+    'ALTER TABLE jobs ADD COLUMN job_key TEXT',
+    'ALTER TABLE jobs ADD COLUMN exclusive_key TEXT',
+    'CREATE INDEX jobs_job_key ON jobs (job_key, created_at)',
+    'CREATE INDEX jobs_exclusive ON jobs (exclusive_key, created_at)',
+  ],
 ];
+
+/** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
+const REWRITE_ROWS_AFTER = new Set([2]);
 
 /** Expired nonces and leases are deleted this often per process: they only need to outlive their token/lease. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -96,7 +112,19 @@ class SqliteStore implements Store {
   private closed = false;
   private lastPrune = 0;
   private readonly st: Record<
-    'spend' | 'duplicate' | 'nonce' | 'insert' | 'update' | 'byId' | 'byHandle' | 'lease' | 'key' | 'keyInit',
+    | 'spend'
+    | 'duplicate'
+    | 'unsettled'
+    | 'exclusive'
+    | 'nonce'
+    | 'insert'
+    | 'update'
+    | 'byId'
+    | 'byHandle'
+    | 'byJobKey'
+    | 'lease'
+    | 'key'
+    | 'keyInit',
     StatementSync
   >;
 
@@ -104,6 +132,7 @@ class SqliteStore implements Store {
     private readonly db: DatabaseSync,
     readonly path: string,
     private readonly now: () => Date,
+    private readonly onAdmitWrite?: (() => void) | undefined,
   ) {
     this.description = `SQLite ${path}`;
     const p = (sql: string) => db.prepare(sql);
@@ -112,6 +141,13 @@ class SqliteStore implements Store {
       duplicate: p(
         `SELECT data FROM jobs WHERE fingerprint = ? AND (? IS NULL OR owner = ?) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
       ),
+      unsettled: p(
+        `SELECT data FROM jobs WHERE fingerprint = ? AND (? IS NULL OR owner = ?) AND outcome IN ('pending', 'unknown') AND id <> ? ${ORDER} LIMIT 1`,
+      ),
+      exclusive: p(
+        `SELECT data FROM jobs WHERE exclusive_key = ? AND ${ACTIVE_SQL} AND (handle NOT LIKE 'submission:%' OR created_at >= ?) ${ORDER} LIMIT 1`,
+      ),
+      byJobKey: p(`SELECT data FROM jobs WHERE job_key = ? ${ORDER} LIMIT 1`),
       nonce: p('INSERT INTO nonces (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
       insert: p(INSERT),
       update: p(UPDATE),
@@ -136,7 +172,11 @@ class SqliteStore implements Store {
     this.open();
     if (!durable) this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        throw storeStateError(err, this.path);
+      }
       try {
         const out = fn();
         this.db.exec('COMMIT');
@@ -147,7 +187,7 @@ class SqliteStore implements Store {
         } catch {
           // already rolled back by SQLite (e.g. on a full disk)
         }
-        throw err;
+        throw storeStateError(err, this.path);
       }
     } finally {
       if (!durable) this.db.exec('PRAGMA synchronous = FULL');
@@ -175,13 +215,35 @@ class SqliteStore implements Store {
         const row = this.st.duplicate.get(rules.duplicate.fingerprint, owner, owner) as { data: string } | undefined;
         if (row) return { admitted: false, reason: 'duplicate', record: fromData(row.data) };
       }
+      if (rules.unsettled) {
+        const { fingerprint, owner, except } = rules.unsettled;
+        const row = this.st.unsettled.get(fingerprint, owner ?? null, owner ?? null, except ?? '') as
+          | { data: string }
+          | undefined;
+        if (row) return { admitted: false, reason: 'unsettled', record: fromData(row.data) };
+      }
+      if (rules.exclusive) {
+        const row = this.st.exclusive.get(rules.exclusive.key, rules.exclusive.staleBefore.getTime()) as
+          | { data: string }
+          | undefined;
+        if (row) return { admitted: false, reason: 'exclusive', record: fromData(row.data) };
+      }
       if (rules.nonce) {
         const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
         if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
       }
       const record = newRecord(intent, this.now());
       this.st.insert.run(...toRow(record));
+      this.onAdmitWrite?.();
       return { admitted: true, record };
+    });
+  }
+
+  async track(intent: NewJobRecord): Promise<JobRecord> {
+    return this.tx(() => {
+      const record = newRecord(intent, this.now());
+      this.st.insert.run(...toRow(record));
+      return record;
     });
   }
 
@@ -211,6 +273,15 @@ class SqliteStore implements Store {
     const ref = row ? undefined : decodeHandle(idOrHandle);
     if (!row && ref?.kind === 'submission') row = this.st.byId.get(ref.id) as { data: string } | undefined;
     row ??= this.st.byHandle.get(idOrHandle.trim()) as { data: string } | undefined;
+    return row ? fromData(row.data) : undefined;
+  }
+
+  async getByRef(ref: JobRef): Promise<JobRecord | undefined> {
+    this.open();
+    const row =
+      ref.kind === 'submission'
+        ? (this.st.byId.get(ref.id) as { data: string } | undefined)
+        : (this.st.byJobKey.get(jobKeyColumn(ref)) as { data: string } | undefined);
     return row ? fromData(row.data) : undefined;
   }
 
@@ -277,9 +348,14 @@ class SqliteStore implements Store {
   private pruneNow(): void {
     const now = this.now().getTime();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = now;
-    this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now);
-    this.db.prepare('DELETE FROM leases WHERE until_ms < ?').run(now);
+    try {
+      this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now);
+      this.db.prepare('DELETE FROM leases WHERE until_ms < ?').run(now);
+      this.lastPrune = now;
+    } catch {
+      // Housekeeping only (expired rows are never read as live); another process holding the write lock
+      // must not fail this call here. Tried again on the next admit.
+    }
   }
 
   /** Writes a 0.1 state dir's content; called inside the transaction that creates the schema. */
@@ -290,6 +366,15 @@ class SqliteStore implements Store {
     this.db
       .prepare(`INSERT INTO meta (key, value) VALUES ('ledger_imported', ?)`)
       .run(`${this.now().toISOString()} ${bundle.records.length} records`);
+  }
+}
+
+/** Recomputes every row's columns from its JSON (a migration that added columns derived from the record). */
+function rewriteRows(db: DatabaseSync): void {
+  const update = db.prepare(UPDATE);
+  for (const row of db.prepare('SELECT data FROM jobs').all() as { data: string }[]) {
+    const [id, ...rest] = toRow(fromData(row.data));
+    update.run(...rest, id as string);
   }
 }
 
@@ -321,10 +406,13 @@ export async function openSqliteStore(stateDir: string, options: SqliteStoreOpti
     try {
       const current = userVersion(db); // another process may have migrated while we read
       if (current > SCHEMA_VERSION) throw new SchemaTooNewError(path, current, SCHEMA_VERSION);
-      for (let v = current; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v] ?? []) db.exec(sql);
+      for (let v = current; v < SCHEMA_VERSION; v++) {
+        for (const sql of MIGRATIONS[v] ?? []) db.exec(sql);
+        if (current > 0 && REWRITE_ROWS_AFTER.has(v + 1)) rewriteRows(db);
+      }
       if (current < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       created = current === 0;
-      const store = new SqliteStore(db, path, now);
+      const store = new SqliteStore(db, path, now, options.onAdmitWrite);
       if (created && bundle) store.applyImport(bundle);
       db.exec('COMMIT');
       if (created && bundle) await setLedgerAside(stateDir);

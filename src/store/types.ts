@@ -18,13 +18,13 @@
  * `admit` and pass it in.
  */
 import type { JobOutput, JobStatus } from '../jobs/envelope.js';
-import type { JobKind } from '../jobs/handle.js';
+import type { JobKind, JobRef } from '../jobs/handle.js';
 import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store.js';
 
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -38,6 +38,18 @@ export interface AdmitRules {
    * matches records of every owner, as the 0.1 ledger did.
    */
   duplicate?: { fingerprint: string; owner: string | undefined } | undefined;
+  /**
+   * The allow_duplicate-after-unknown rule (`allow_duplicate: true` only): refuse while an identical submission
+   * (same fingerprint, owner as in `duplicate`) is `pending` or `unknown`, other than `except` — the one the
+   * user was warned about and consented past. One that appeared after consent was never agreed to.
+   */
+  unsettled?: { fingerprint: string; owner: string | undefined; except?: string | undefined } | undefined;
+  /**
+   * At most one active record per key (upscale_video: one attempt per video). Records without platform ids
+   * (`submission:` handles: pending or unknown) block only when created at or after `staleBefore`, since
+   * nothing can ever re-read them. The caller refreshes stale records with free GETs BEFORE admit.
+   */
+  exclusive?: { key: string; staleBefore: Date } | undefined;
   /** The confirmation token's nonce, consumed (single use, across processes) when the call is admitted. */
   nonce?: { value: string; expiresAt: Date } | undefined;
 }
@@ -46,6 +58,8 @@ export type AdmitRefusal =
   | { reason: 'per_call'; limit: number; credits: number }
   | { reason: 'per_day'; limit: number; credits: number; spent: number }
   | { reason: 'duplicate'; record: JobRecord }
+  | { reason: 'unsettled'; record: JobRecord }
+  | { reason: 'exclusive'; record: JobRecord }
   | { reason: 'token_used' };
 
 export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: false } & AdmitRefusal);
@@ -54,12 +68,16 @@ export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: f
 export interface Settlement {
   outcome: 'submitted' | 'rejected' | 'unknown';
   handle?: string | undefined;
+  /** The platform reference (the only carrier of ids no handle can hold). */
+  ref?: JobRef | undefined;
   kind?: JobKind | undefined;
   status?: JobStatus | undefined;
   requestId?: string | undefined;
   remote?: Record<string, string> | undefined;
   outputs?: JobOutput[] | undefined;
   creditsCharged?: number | undefined;
+  /** The platform's own estimate in the submit answer (counted like a charge, reconcile.ts). */
+  platformEstimate?: number | undefined;
   originalUrl?: string | undefined;
   reason?: string | undefined;
 }
@@ -67,7 +85,17 @@ export interface Settlement {
 /** What a poll taught us. Not forced to disk: a status lost to a power cut is read again by the next poll. */
 export type Observation = Pick<
   JobPatch,
-  'status' | 'outputs' | 'creditsCharged' | 'creditsRefunded' | 'reason' | 'handle' | 'remote' | 'outcome'
+  | 'status'
+  | 'outputs'
+  | 'creditsCharged'
+  | 'creditsRefunded'
+  | 'platformEstimate'
+  | 'reason'
+  | 'handle'
+  | 'ref'
+  | 'kind'
+  | 'remote'
+  | 'outcome'
 >;
 
 export interface Store {
@@ -75,12 +103,21 @@ export interface Store {
   readonly description: string;
   /** One transaction: refuses with the first rule that fails, or inserts the intent (outcome `pending`). */
   admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult>;
+  /**
+   * Inserts a record for a job started elsewhere (get_job by kind + id): no admission, it cost nothing here.
+   */
+  track(rec: NewJobRecord): Promise<JobRecord>;
   /** @throws if the id is unknown. */
   settle(id: string, result: Settlement): Promise<JobRecord>;
   /** @throws if the id is unknown. */
   observe(id: string, patch: Observation): Promise<JobRecord>;
   /** By ledger id, by `submission:<id>` handle, or the newest record with that handle. */
   get(idOrHandle: string): Promise<JobRecord | undefined>;
+  /**
+   * The newest record of the job `ref` names, compared by `jobKey` (kind + platform id), so every alias of a
+   * handle finds it; a `submission:<id>` ref finds its record by ledger id.
+   */
+  getByRef(ref: JobRef): Promise<JobRecord | undefined>;
   /** Newest first. */
   list(filter?: JobFilter): Promise<JobRecord[]>;
   /** Same semantics as the 0.1 ledger (`spend.ts` `SPEND_SQL` documents them); owner undefined = account-wide. */

@@ -7,11 +7,11 @@ import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
 import { ConfigurationError } from '../errors.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
-import { openLedger } from '../jobs/ledger.js';
 import { createPoller } from '../jobs/poller.js';
 import { createLogger, type Logger, registerSecret } from '../log.js';
 import { buildServer } from '../server.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
+import { openConfiguredStore } from '../store/index.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
 
@@ -72,7 +72,8 @@ export async function startHttpRuntime(
     if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
     log.addSecret(apiKey);
 
-    const jobs = await openLedger(config.stateDir);
+    const jobs = await openConfiguredStore(config, log);
+    log.info(`job store: ${jobs.description}`);
     steps.push(() => jobs.close());
     const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
     steps.push(() => client.close());

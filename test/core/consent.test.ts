@@ -208,7 +208,7 @@ describe('ceilings refuse whatever the consent', () => {
   async function validToken(): Promise<string> {
     const fp = fingerprint(TOOL, { route: '/video/generate', body: ARGS });
     return issueToken(
-      await h!.jobs.secret(),
+      await h!.jobs.consentKey(),
       { tool: TOOL, fingerprint: fp, credits: 100, owner: undefined },
       Date.now(),
     ).token;

@@ -58,7 +58,7 @@ describe.each(faults)('%s on POST /video/generate', (_name, fault) => {
     expect(text(retry)).toContain(s.handle!);
     // Identical retry with a fresh valid token: still refused.
     const fresh = issueToken(
-      await h.jobs.secret(),
+      await h.jobs.consentKey(),
       {
         tool: TOOL,
         fingerprint: fingerprint(TOOL, { route: '/video/generate', body: ARGS }),

@@ -36,12 +36,12 @@ import { createPlatformClient, type PlatformClientHandle } from '../../src/clien
 import { type Config, loadConfig } from '../../src/config.js';
 import type { ToolSpec } from '../../src/define-tool.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
-import { openLedger } from '../../src/jobs/ledger.js';
 import { createPoller } from '../../src/jobs/poller.js';
 import type { JobStore } from '../../src/jobs/store.js';
 import { createLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
 
 export interface HarnessOptions {
   /** Merged over the config built from the sim (base URL, key, state dir). */
@@ -136,7 +136,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (process.env.HARNESS_LOG) process.stderr.write(`${line}\n`);
     });
 
-    const jobs = await openLedger(stateDir);
+    const jobs = await openSqliteStore(stateDir);
     cleanups.push(() => jobs.close());
     const platform = createPlatformClient({
       baseUrl: sim.baseUrl,

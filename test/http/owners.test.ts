@@ -33,7 +33,7 @@ beforeEach(() => f.sim.log.clear());
 
 describe('per-caller isolation', () => {
   it("records A's job with A's owner id (a hash, never the token)", async () => {
-    const rec = await (await import('../../src/jobs/ledger.js')).openLedger(f.config.stateDir);
+    const rec = await (await import('../../src/store/sqlite.js')).openSqliteStore(f.config.stateDir);
     try {
       const r = await rec.get(handleA);
       expect(r?.owner).toBe(ownerId(TOKEN_A));

@@ -8,7 +8,7 @@ import { estimate } from '../../src/jobs/envelope.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { billableExample } from '../helpers/examples.js';
 import { type Harness, startHarness, structured } from '../helpers/harness.js';
-import { newRecord, type TestDir, testDir } from '../unit/jobs/ledger-helpers.js';
+import { newRecord, type TestDir, testDir } from '../helpers/store-helpers.js';
 
 let t: TestDir | undefined;
 let h: Harness | undefined;
@@ -24,21 +24,21 @@ describe('spendSince', () => {
   it('a running job counts at least its estimate, whatever charge it reports so far', async () => {
     t = await testDir();
     const jobs = await t.open();
-    const rec = await jobs.recordIntent(newRecord({ estimate: estimate(500, 'quote') }));
-    await jobs.update(rec.id, { outcome: 'submitted', status: 'processing', creditsCharged: 0 });
+    const rec = await jobs.track(newRecord({ estimate: estimate(500, 'quote') }));
+    await jobs.observe(rec.id, { outcome: 'submitted', status: 'processing', creditsCharged: 0 });
     expect(await jobs.spendSince(new Date(0))).toBe(500);
     // A larger reported charge wins while running, and the real charge once finished.
-    await jobs.update(rec.id, { creditsCharged: 650 });
+    await jobs.observe(rec.id, { creditsCharged: 650 });
     expect(await jobs.spendSince(new Date(0))).toBe(650);
-    await jobs.update(rec.id, { status: 'completed', creditsCharged: 450 });
+    await jobs.observe(rec.id, { status: 'completed', creditsCharged: 450 });
     expect(await jobs.spendSince(new Date(0))).toBe(450);
   });
 
   it('a finished job with a refund counts charge minus refund (unchanged)', async () => {
     t = await testDir();
     const jobs = await t.open();
-    const rec = await jobs.recordIntent(newRecord({ estimate: estimate(500, 'quote') }));
-    await jobs.update(rec.id, { outcome: 'submitted', status: 'failed', creditsCharged: 500, creditsRefunded: 500 });
+    const rec = await jobs.track(newRecord({ estimate: estimate(500, 'quote') }));
+    await jobs.observe(rec.id, { outcome: 'submitted', status: 'failed', creditsCharged: 500, creditsRefunded: 500 });
     expect(await jobs.spendSince(new Date(0))).toBe(0);
   });
 

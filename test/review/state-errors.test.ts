@@ -4,23 +4,27 @@
  * Found by trying them through the harness: deep nesting, a damaged secret, a checksum-valid ledger line that
  * is not a record, the send lock or the nonces folder of the wrong type, a state dir replaced by a file.
  */
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/jobs/ledger.js';
 import { encodeEvent, LEDGER_VERSION } from '../../src/jobs/ledger-codec.js';
 import { StateError } from '../../src/jobs/state-error.js';
+import { openConfiguredStore } from '../../src/store/index.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
+import { loadSqlite } from '../../src/store/sqlite-module.js';
 import { billableExample, billablePosts } from '../helpers/examples.js';
-import { type Harness, type HarnessOptions, startHarness, structured, text } from '../helpers/harness.js';
+import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { writeLedger01 } from '../helpers/ledger01.js';
+import { newRecord } from '../helpers/store-helpers.js';
 
+const silent = { warn: () => {} };
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close().catch(() => {});
   h = undefined;
 });
 
-const ALWAYS = { config: { confirm: { mode: 'always' } } } as HarnessOptions;
 const talking = (n: number) => billableExample('create_talking_video').args(h!.sim, n);
 
 function nest(levels: number, wrap: (v: unknown) => unknown): unknown {
@@ -68,78 +72,76 @@ describe('deep nesting', () => {
   });
 });
 
-describe('a damaged state dir', () => {
-  it('a garbage secret file: names the file and says to delete it; works again once deleted', async () => {
-    h = await startHarness(ALWAYS);
-    await writeFile(join(h.stateDir, 'secret'), 'garbage');
-    const r = await h.call('create_talking_video', talking(1));
-    expectNamedRefusal(r, /secret.*damaged[\s\S]*Delete that file/);
-    await rm(join(h.stateDir, 'secret'));
-    await stillServes();
+describe('a damaged state dir (genplat.db)', () => {
+  const db = (dir: string) => join(dir, 'genplat.db');
+  let dir: string;
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it('a file that is not a database: a StateError naming it and saying to move it aside', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genplat-state-'));
+    await writeFile(db(dir), 'garbage, not SQLite'.repeat(100));
+    const err = await openConfiguredStore({ stateDir: dir }, silent).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StateError);
+    expect((err as StateError).message).toContain(db(dir));
+    expect((err as StateError).message).toMatch(/damaged/);
+    expect((err as StateError).nextStep).toMatch(/move the file aside/);
   });
 
-  it('a ledger line with a valid checksum that is not a record is skipped, not a crash of list_jobs', async () => {
-    h = await startHarness();
+  it('written by a newer genplat-mcp: refused (never read and undercounted), naming the file and the upgrade', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genplat-state-'));
+    await (await openConfiguredStore({ stateDir: dir }, silent)).close();
+    const raw = new (loadSqlite().DatabaseSync)(db(dir));
+    raw.exec('PRAGMA user_version = 99');
+    raw.close();
+    const err = await openConfiguredStore({ stateDir: dir }, silent).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StateError);
+    expect((err as StateError).message).toMatch(/newer genplat-mcp/);
+    expect((err as StateError).nextStep).toMatch(/Upgrade genplat-mcp/);
+  });
+
+  it('locked by another process past the busy timeout: admit refuses with a StateError, nothing written', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genplat-state-'));
+    const store = await openSqliteStore(dir, { busyTimeoutMs: 100 });
+    const holder = new (loadSqlite().DatabaseSync)(db(dir));
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const err = await store
+        .admit(newRecord(), { maxCreditsPerCall: 1e6, maxCreditsPerDay: 1e6, dayStart: new Date(0) })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StateError);
+      expect((err as StateError).message).toMatch(/locked by another process/);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(await store.list()).toEqual([]);
+    await store.close();
+  });
+
+  it('a state dir that is a file: a StateError naming the path and GENPLAT_STATE_DIR', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genplat-state-'));
+    const file = join(dir, 'state');
+    await writeFile(file, 'x');
+    const err = await openConfiguredStore({ stateDir: file }, silent).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StateError);
+    expect(String((err as StateError).message)).toContain(file);
+    expect((err as StateError).message).toMatch(/GENPLAT_STATE_DIR/);
+  });
+
+  it('a 0.1 ledger line with a valid checksum that is not a record is skipped on import, with a warning', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genplat-state-'));
+    writeLedger01(dir).recordIntent(newRecord());
     const at = new Date().toISOString();
     const junk = [
       { v: LEDGER_VERSION, type: 'intent', id: 'junk1', at, data: { 0: 'a', 1: 'b' } },
       { v: LEDGER_VERSION, type: 'intent', id: 'junk2', at, data: { createdAt: 5, status: 7, outputs: 3 } },
     ] as const;
-    for (const ev of junk) await appendFile(join(h.stateDir, 'ledger.jsonl'), encodeEvent(ev as never));
-    const sent = await h.call('create_talking_video', talking(2));
-    expect(structured(sent).status).toBe('submitted');
-    const list = await h.call('list_jobs', {});
-    expect(list.isError).toBeFalsy();
-    expect(JSON.stringify(structured(list))).not.toContain('junk');
-    // Counted as damaged (one warning), like a torn line.
+    for (const ev of junk) await appendFile(join(dir, 'ledger.jsonl'), encodeEvent(ev as never));
     const warned: string[] = [];
-    const again = await openLedger(h.stateDir, { log: { warn: (m: string) => warned.push(m) } });
-    expect(await again.list()).toHaveLength(1);
-    await again.close();
+    const store = await openConfiguredStore({ stateDir: dir }, { warn: (m: string) => warned.push(m) });
+    expect(await store.list()).toHaveLength(1);
+    await store.close();
     expect(warned.join('\n')).toMatch(/skipped 2 damaged line/);
-  });
-
-  it('send.lock is a folder: names it and says to remove it, at once (not after the lock wait)', async () => {
-    h = await startHarness();
-    await mkdir(join(h.stateDir, 'send.lock'));
-    const t0 = Date.now();
-    const r = await h.call('create_talking_video', talking(3));
-    expectNamedRefusal(r, /send\.lock is a folder where a file belongs[\s\S]*Remove that folder/);
-    expect(Date.now() - t0).toBeLessThan(4_000);
-    await rm(join(h.stateDir, 'send.lock'), { recursive: true });
-    await stillServes();
-  });
-
-  it('the nonces folder is a file: redeeming a token names it, nothing sent', async () => {
-    h = await startHarness(ALWAYS);
-    const token = structured(await h.call('create_talking_video', talking(4))).confirmation_token;
-    await rm(join(h.stateDir, 'nonces'), { recursive: true });
-    await writeFile(join(h.stateDir, 'nonces'), 'x');
-    const r = await h.call('create_talking_video', { ...talking(4), confirmation_token: token });
-    expectNamedRefusal(r, /nonces.*(not a folder|folder)/);
-  });
-
-  it('the state dir replaced by a file while serving: names GENPLAT_STATE_DIR, nothing sent', async () => {
-    h = await startHarness(ALWAYS);
-    await rm(h.stateDir, { recursive: true, force: true });
-    await writeFile(h.stateDir, 'x');
-    const r = await h.call('create_talking_video', talking(5));
-    expectNamedRefusal(r, /GENPLAT_STATE_DIR/);
-    await rm(h.stateDir, { force: true });
-  });
-
-  it('opening a state dir that is a file fails with a StateError naming the path and the fix', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'genplat-state-'));
-    try {
-      const file = join(dir, 'state');
-      await writeFile(file, 'x');
-      const err = await openLedger(file).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(StateError);
-      expect(String((err as StateError).message)).toContain(file);
-      expect((err as StateError).nextStep).toMatch(/GENPLAT_STATE_DIR/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 
   it('permission and disk errors map to the path and a fix (root cannot provoke EACCES in a test)', () => {

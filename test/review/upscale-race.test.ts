@@ -39,8 +39,7 @@ describe('upscale_video: one active attempt per video', () => {
     expect(h.sim.log.count(POSTS)).toBe(1);
   });
 
-  // Closed: upscale_video repeats the active-attempt check in `billable.beforeSend`, which the runtime runs
-  // under the admission lock, atomically with the intent.
+  // Closed: upscale_video's `billable.exclusive` key is checked by store.admit in the intent's transaction.
   it('parallel: two attempts for the same video with different resolutions send one POST', async () => {
     sim = await slowSim();
     h = await startHarness({ sim });
@@ -54,13 +53,11 @@ describe('upscale_video: one active attempt per video', () => {
   });
 });
 
-describe('the runtime hook that closes it (beforeSend, under the admission lock)', () => {
-  it('with the active-attempt check in beforeSend, parallel attempts for one video send one POST', async () => {
+describe('the store rule that closes it (exclusive key, inside store.admit)', () => {
+  it('without the early checks (validate, beforeAdmit), parallel attempts for one video still send one POST', async () => {
     const spec = ALL_TOOLS.find((t) => t.name === 'upscale_video') as BillableToolSpec<z.ZodRawShape>;
-    const patched: ToolSpec = {
-      ...spec,
-      billable: { ...spec.billable, beforeSend: (input, ctx) => spec.validate!(input, ctx) },
-    } as ToolSpec;
+    const { beforeAdmit: _early, ...billable } = spec.billable;
+    const patched: ToolSpec = { ...spec, validate: undefined, billable } as ToolSpec;
     sim = await slowSim();
     h = await startHarness({ sim, tools: [patched] });
     const args = billableExample('upscale_video').args(h.sim);
@@ -72,7 +69,7 @@ describe('the runtime hook that closes it (beforeSend, under the admission lock)
     const refused = results.filter((r) => r.isError);
     expect(refused).toHaveLength(1);
     expect(text(refused[0]!)).toMatch(/still active/);
-    // Refused after consent but before the intent: nothing for it in the ledger.
+    // Refused inside admit: nothing for it in the store.
     expect(await h.jobs.list({})).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Upgrade from 0.1: a state dir written by the real FileLedger (jobs, an unknown outcome, today's spend, a
+ * Upgrade from 0.1: a state dir in the 0.1 format (test/helpers/ledger01.ts) (jobs, an unknown outcome, today's spend, a
  * used token nonce, the HMAC secret) is imported once into the SQLite store and behaves the same.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -8,33 +8,32 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { utcDayStart } from '../../src/cost/guard.js';
 import { issueToken, verifyToken } from '../../src/cost/token.js';
-import { openLedger } from '../../src/jobs/ledger.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
+import { writeLedger01 } from '../helpers/ledger01.js';
 import { intent, rules } from './suite.js';
 
 async function oldStateDir() {
   const dir = mkdtempSync(join(tmpdir(), 'genplat-01-'));
   const now = Date.now();
-  const ledger = await openLedger(dir);
-  const done = await ledger.recordIntent(intent({ fingerprint: 'done' }, 100));
-  await ledger.update(done.id, {
+  const ledger = writeLedger01(dir);
+  const done = ledger.recordIntent(intent({ fingerprint: 'done' }, 100));
+  ledger.update(done.id, {
     outcome: 'submitted',
     handle: 'actor_video:v1',
     status: 'completed',
     creditsCharged: 90,
   });
-  const lost = await ledger.recordIntent(intent({ fingerprint: 'lost' }, 200));
-  await ledger.update(lost.id, { outcome: 'unknown', reason: 'connection reset after the POST was sent' });
-  const running = await ledger.recordIntent(intent({ fingerprint: 'running', owner: 'alice' }, 300));
-  await ledger.update(running.id, { outcome: 'submitted', handle: 'actor_video:v3', status: 'processing' });
-  const secret = await ledger.secret();
+  const lost = ledger.recordIntent(intent({ fingerprint: 'lost' }, 200));
+  ledger.update(lost.id, { outcome: 'unknown', reason: 'connection reset after the POST was sent' });
+  const running = ledger.recordIntent(intent({ fingerprint: 'running', owner: 'alice' }, 300));
+  ledger.update(running.id, { outcome: 'submitted', handle: 'actor_video:v3', status: 'processing' });
+  const secret = ledger.secret;
   const used = issueToken(secret, { tool: 't', fingerprint: 'f', credits: 1, owner: undefined }, now);
   const claims = verifyToken(secret, used.token, { tool: 't', fingerprint: 'f', credits: 1, owner: undefined }, now);
   if (!claims.ok) throw new Error(claims.reason);
-  expect(await ledger.consumeNonce(claims.claims.nonce, used.expiresAt)).toBe(true);
-  const spend = await ledger.spendSince(utcDayStart(now));
-  const records = await ledger.list();
-  await ledger.close();
+  ledger.consumeNonce(claims.claims.nonce, used.expiresAt);
+  const spend = ledger.spendSince(utcDayStart(now));
+  const records = ledger.list();
   return {
     dir,
     secret,
@@ -87,9 +86,7 @@ describe('importing a 0.1 state dir into SQLite', () => {
   it('does not import into a store that already exists', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'genplat-01-'));
     await (await openSqliteStore(dir)).close();
-    const ledger = await openLedger(dir);
-    await ledger.recordIntent(intent({ fingerprint: 'late' }));
-    await ledger.close();
+    writeLedger01(dir).recordIntent(intent({ fingerprint: 'late' }));
     const store = await openSqliteStore(dir);
     expect(await store.list()).toEqual([]);
     expect(existsSync(join(dir, 'ledger.jsonl'))).toBe(true);

@@ -2,11 +2,8 @@
  * The store suite: every rule of `Store`, run unchanged against each backend (sqlite.test.ts,
  * postgres.test.ts). `backend.create()` gives a fresh, empty store location each time.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/jobs/ledger.js';
+import { countedCredits } from '../../src/jobs/reconcile.js';
 import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
 import { type AdmitRules, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
 
@@ -200,9 +197,7 @@ export function storeSuite(name: string, backend: Backend): void {
       await s.close();
     });
 
-    it('counts spend exactly as the 0.1 ledger does (same records, same figure)', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'genplat-spend-'));
-      const ledger = await openLedger(dir, { now: at('2026-03-10T12:00:00.000Z') });
+    it('counts spend exactly as reconcile.ts countedCredits does (same records, same figure)', async () => {
       const s = await fresh();
       const cases: [number, JobPatch | undefined][] = [
         [100, undefined], // pending: the estimate
@@ -215,21 +210,88 @@ export function storeSuite(name: string, backend: Backend): void {
         [100, { outcome: 'rejected', status: 'failed' }],
         [100, { outcome: 'unknown' }],
         [250, { outcome: 'submitted', status: 'processing', creditsRefunded: 50 }],
+        // The dedicated family reports only its own estimate: counted like a charge (issue 9).
+        [100, { outcome: 'submitted', status: 'processing', platformEstimate: 170 }],
+        [100, { outcome: 'submitted', status: 'completed', platformEstimate: 60 }], // final: its figure
+        [100, { outcome: 'submitted', status: 'completed', platformEstimate: 60, creditsCharged: 90 }], // charge wins
+        [100, { outcome: 'submitted', status: 'processing', platformEstimate: 120, creditsCharged: 110 }],
       ];
       let n = 0;
+      let expected = 0;
       for (const [credits, patch] of cases) {
-        const i = intent({ fingerprint: `s${n++}` }, credits);
-        const mine = await admitted(s, i);
-        const theirs = await ledger.recordIntent(i);
-        if (patch) {
-          await s.settle(mine.id, patch as never);
-          await ledger.update(theirs.id, patch);
-        }
+        const mine = await admitted(s, intent({ fingerprint: `s${n++}` }, credits));
+        const settled = patch ? await s.settle(mine.id, patch as never) : mine;
+        expected += countedCredits(settled);
       }
-      const expected = await ledger.spendSince(DAY);
-      expect(expected).toBe(100 + 150 + 100 + 80 + 100 + 0 + 0 + 0 + 100 + 200);
+      expect(expected).toBe(100 + 150 + 100 + 80 + 100 + 0 + 0 + 0 + 100 + 200 + 170 + 60 + 90 + 120);
       expect(await s.spendSince(DAY)).toBe(expected);
-      await ledger.close();
+      await s.close();
+    });
+
+    it('allow_duplicate past an unknown: refuses an unsettled identical record other than the one consented past', async () => {
+      const s = await fresh();
+      const first = await admitted(s, intent({ owner: 'alice' }));
+      await s.settle(first.id, { outcome: 'unknown', status: 'unknown' });
+      const past = (except?: string) => rules({ unsettled: { fingerprint: 'fp-1', owner: 'alice', except } });
+      expect(await s.admit(intent({ owner: 'alice' }), past())).toMatchObject({
+        admitted: false,
+        reason: 'unsettled',
+        record: { id: first.id },
+      });
+      // Another owner's unknown record is not this caller's concern.
+      expect(
+        (await s.admit(intent({ owner: 'bob' }), rules({ unsettled: { fingerprint: 'fp-1', owner: 'bob' } }))).admitted,
+      ).toBe(true);
+      const resend = await admitted(s, intent({ owner: 'alice' }), past(first.id));
+      // The resend is pending now: a second resend consented past `first` only is refused (it names the resend).
+      expect(await s.admit(intent({ owner: 'alice' }), past(first.id))).toMatchObject({
+        reason: 'unsettled',
+        record: { id: resend.id },
+      });
+      // A running (submitted) identical job is not unsettled: allow_duplicate may start a second one.
+      await s.settle(resend.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:r1' });
+      expect((await s.admit(intent({ owner: 'alice' }), past(first.id))).admitted).toBe(true);
+      await s.close();
+    });
+
+    it('exclusive key: one active record per key; stale records without platform ids stop blocking', async () => {
+      const s = await fresh();
+      const ex = (staleBefore = DAY) => rules({ exclusive: { key: 'video-1', staleBefore } });
+      const first = await admitted(s, intent({ fingerprint: 'u1', exclusiveKey: 'video-1' }), ex());
+      expect(await s.admit(intent({ fingerprint: 'u2', exclusiveKey: 'video-1' }), ex())).toMatchObject({
+        reason: 'exclusive',
+        record: { id: first.id },
+      });
+      // Pending with no platform ids, older than staleBefore: nothing can re-read it, so it stops blocking.
+      expect((await s.admit(intent({ fingerprint: 'u3' }), ex(new Date('2026-03-10T13:00:00Z')))).admitted).toBe(true);
+      await s.settle(first.id, { outcome: 'submitted', status: 'processing', handle: 'upscale:t:p:v:b1' });
+      expect(await s.admit(intent({ fingerprint: 'u4' }), ex(new Date('2026-03-10T13:00:00Z')))).toMatchObject({
+        reason: 'exclusive',
+      });
+      await s.observe(first.id, { status: 'completed' });
+      expect((await s.admit(intent({ fingerprint: 'u5', exclusiveKey: 'video-1' }), ex())).admitted).toBe(true);
+      await s.close();
+    });
+
+    it('finds a job by its key whatever handle spells it, and tracks jobs started elsewhere', async () => {
+      const s = await fresh();
+      const rec = await admitted(s, intent());
+      expect((await s.getByRef({ kind: 'submission', id: rec.id }))?.id).toBe(rec.id);
+      await s.settle(rec.id, {
+        outcome: 'submitted',
+        handle: 'model:any:r-1',
+        ref: { kind: 'model', media: 'any', id: 'r-1' },
+      } as never);
+      expect((await s.getByRef({ kind: 'model', media: 'video', id: 'r-1' }))?.id).toBe(rec.id);
+      expect(await s.getByRef({ kind: 'model', media: 'video', id: 'r-2' })).toBeUndefined();
+      const ext = await s.track({
+        ...intent({ fingerprint: 'ext' }),
+        tool: 'external',
+        estimate: undefined,
+        handle: 'gesture:g-1',
+      });
+      expect((await s.getByRef({ kind: 'gesture', id: 'g-1' }))?.id).toBe(ext.id);
+      expect(await s.spendSince(DAY)).toBe(100);
       await s.close();
     });
 

@@ -37,7 +37,10 @@ describe('doctor', () => {
     });
     expect(out).toContain(`GENPLAT_API_KEY: set, ${sim.apiKey.length} characters`);
     expect(out).toMatch(/✓ the key works: GET \/video\/avatars listed \d+ avatar/);
-    expect(out).toMatch(/✓ state dir .* is writable; job ledger opens/);
+    expect(out).toMatch(/✓ state dir .* is writable/);
+    expect(out).toMatch(
+      /✓ job store: SQLite .*genplat\.db \(schema \d+, this genplat-mcp writes \d+\); \d+ recent job/,
+    );
     expect(out).toContain('All checks passed.');
     expect(out).not.toContain(sim.apiKey);
     expect(code).toBe(0);
@@ -122,5 +125,26 @@ describe('doctor', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/✗ state dir .* is not writable \((ENOTDIR|EEXIST)\)/);
     expect(out).toMatch(/fix: Set GENPLAT_STATE_DIR/);
+  });
+
+  it('reports a PostgreSQL store with its schema and connectivity, and never the password', async () => {
+    const { createTestDatabase, dropTestDatabases } = await import('../store/pg-helper.js');
+    const url = new URL(await createTestDatabase());
+    url.password = 'doctor-secret-pw';
+    try {
+      const env = { GENPLAT_API_KEY: sim.apiKey, GENPLAT_BASE_URL: sim.baseUrl, GENPLAT_STATE_DIR: stateDir };
+      const ok = await doctor({ ...env, GENPLAT_DATABASE_URL: url.toString() });
+      // trust auth on the test server accepts any password; the point is it never appears.
+      expect(ok.out).toMatch(/✓ job store: PostgreSQL .*\(schema \d+, this genplat-mcp writes \d+; connected\)/);
+      expect(ok.out).not.toContain('doctor-secret-pw');
+      const down = new URL(url);
+      down.port = '9';
+      const bad = await doctor({ ...env, GENPLAT_DATABASE_URL: down.toString() });
+      expect(bad.out).toMatch(/✗ the PostgreSQL job store \(GENPLAT_DATABASE_URL\) does not open/);
+      expect(bad.out).not.toContain('doctor-secret-pw');
+      expect(bad.code).toBe(1);
+    } finally {
+      await dropTestDatabases();
+    }
   });
 });

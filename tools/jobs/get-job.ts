@@ -70,7 +70,7 @@ async function adoptExternal(ref: JobRef, view: JobView, ctx: ToolContext): Prom
   if (view.status === 'unknown') return undefined;
   // Without a handle of its own (odd id) the ledger names it `submission:<ledger id>`; `ref` keeps the id.
   const handle = tryEncodeHandle(ref);
-  const rec = await ctx.jobs.recordIntent({
+  const rec = await ctx.jobs.track({
     tool: 'external',
     kind: ref.kind,
     fingerprint: createHash('sha256')
@@ -87,7 +87,7 @@ async function adoptExternal(ref: JobRef, view: JobView, ctx: ToolContext): Prom
     remote: kindDef(ref.kind).remote(ref),
   });
   // This first read happened before the record existed, so the poller could not store it; later reads will.
-  return ctx.jobs.update(rec.id, {
+  return ctx.jobs.observe(rec.id, {
     outputs: view.outputs,
     ...(view.reason ? { reason: view.reason } : {}),
     ...(view.creditsCharged !== undefined ? { creditsCharged: view.creditsCharged } : {}),

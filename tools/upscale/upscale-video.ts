@@ -3,6 +3,7 @@ import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { decodeHandle } from '../../src/jobs/handle.js';
 import type { JobRecord } from '../../src/jobs/store.js';
+import { upscaleExclusiveKey } from '../../src/store/record.js';
 import { checkVideoType, quoteWithProgress, upscaleBody, upscaleFields } from '../_shared/upscale.js';
 
 /** Ledger statuses of an attempt that may still run (pending intents are recorded as `submitted`). */
@@ -42,10 +43,13 @@ async function activeAttempt(videoId: string, ctx: ToolContext): Promise<JobReco
 /** @throws UserInputError on `video_id` while an attempt for the video may still run. */
 async function refuseIfActive(videoId: string, ctx: ToolContext): Promise<void> {
   const active = await activeAttempt(videoId, ctx);
-  if (!active) return;
+  if (active) throw activeRefusal(active, ctx.owner);
+}
+
+function activeRefusal(active: JobRecord, owner: string | undefined): UserInputError {
   // Another caller's handle is not shown (HTTP mode: jobs belong to their owner).
-  const handle = active.owner === ctx.owner ? active.handle : 'of another caller';
-  throw new UserInputError(
+  const handle = active.owner === owner ? active.handle : 'of another caller';
+  return new UserInputError(
     'video_id',
     `an upscale attempt for this video is still active (handle ${handle}); the platform is not idempotent`,
     'Follow the active attempt with wait_for_jobs and upscale again only after it has finished.',
@@ -75,7 +79,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
     checkVideoType(input.video_type, ctx.config.vendors);
-    // Early, before the slow quote and consent; beforeSend repeats it atomically with the intent.
+    // Early, before the slow quote and consent; `exclusive` repeats it inside store.admit.
     await refuseIfActive(input.video_id, ctx);
   },
   billable: {
@@ -89,8 +93,15 @@ export default defineTool({
       'The original video is replaced by the upscaled one: if the user wants both, save the original first (save_outputs on its job, or download its URL) before confirming.',
     summary: (i) =>
       `${summaryKey(i.video_id)} (${i.video_type}, project ${i.project_id}) to ${i.target_resolution} with ${i.model_family} ${i.model}`,
-    // Under the runtime's admission lock: two parallel calls for one video cannot both pass validate's check.
-    beforeSend: (input, ctx) => refuseIfActive(input.video_id, ctx),
+    // After consent, before admit: re-read active attempts (free GETs, no lock held) so a finished one is
+    // settled in the store and stops blocking; refuses early with the active handle.
+    beforeAdmit: (input, ctx) => refuseIfActive(input.video_id, ctx),
+    // Inside admit's transaction: two parallel calls (or two processes) for one video cannot both pass.
+    exclusive: (input) => ({
+      key: upscaleExclusiveKey(input.video_id),
+      staleAfterMs: UNREADABLE_BLOCK_MS,
+      refuse: (active, owner) => activeRefusal(active, owner),
+    }),
   },
   request: (input) => ({ route: '/upscale/generate', body: upscaleBody(input) }),
   async run(input, ctx, { body }) {

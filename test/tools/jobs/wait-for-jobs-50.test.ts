@@ -13,11 +13,11 @@ import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient, type PlatformClientHandle } from '../../../src/client/index.js';
 import { loadConfig } from '../../../src/config.js';
-import { openLedger } from '../../../src/jobs/ledger.js';
 import type { JobStore } from '../../../src/jobs/store.js';
 import { silentLogger } from '../../../src/log.js';
 import { buildServer } from '../../../src/server.js';
 import { type Simulator, startSimulator } from '../../../src/sim/index.js';
+import { openSqliteStore } from '../../../src/store/sqlite.js';
 
 const JOBS = 50;
 const MAX_WAIT_S = 7;
@@ -42,7 +42,7 @@ beforeAll(async () => {
       GENPLAT_STATE_DIR: stateDir,
     },
   );
-  jobs = await openLedger(stateDir);
+  jobs = await openSqliteStore(stateDir);
   platform = createPlatformClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, vendors: sim.vendors });
   // No poller passed: buildServer makes the production one (5-10 s, concurrency 8).
   server = buildServer({ config: { ...base, vendors: sim.vendors }, client: platform, jobs, log: silentLogger });

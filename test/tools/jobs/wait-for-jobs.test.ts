@@ -92,7 +92,7 @@ describe('wait_for_jobs', () => {
   });
 
   it('reports a ledger-only submission of unknown outcome without polling anything', async () => {
-    const rec = await h.jobs.recordIntent({
+    const rec = await h.jobs.track({
       tool: 'create_talking_video',
       kind: 'actor_video',
       fingerprint: 'fp-unknown',
@@ -101,7 +101,7 @@ describe('wait_for_jobs', () => {
       consent: 'policy',
       owner: undefined,
     });
-    await h.jobs.update(rec.id, { outcome: 'unknown', status: 'unknown', requestId: 'rq-123' });
+    await h.jobs.settle(rec.id, { outcome: 'unknown', status: 'unknown', requestId: 'rq-123' });
     const r = await h.call('wait_for_jobs', { handles: [rec.handle], max_wait_s: 5 });
     const job = (structured(r).jobs as Env[])[0]!;
     expect(job.status).toBe('unknown');

@@ -13,7 +13,7 @@ function store(spent: number, seen: { since?: Date; owner?: string | undefined }
       seen.owner = owner;
       return spent;
     },
-    findActiveDuplicate: async () => undefined,
+    list: async () => [],
   } as unknown as JobStore;
 }
 

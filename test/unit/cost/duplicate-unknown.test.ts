@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
 import { fingerprint } from '../../../src/cost/fingerprint.js';
-import { type GuardRequest, guardCall, recheckBeforeSend } from '../../../src/cost/guard.js';
+import { admitRules, type GuardRequest, guardCall, refusalError } from '../../../src/cost/guard.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobFilter, JobRecord, JobStore } from '../../../src/jobs/store.js';
 
@@ -43,10 +43,8 @@ function record(outcome: JobRecord['outcome'], over: Partial<JobRecord> = {}): J
 function store(records: JobRecord[]): JobStore {
   return {
     spendSince: async () => 0,
-    findActiveDuplicate: async () => records[0],
     list: async (f: JobFilter = {}) => records.filter((r) => !f.status || f.status.includes(r.status)),
-    secret: async () => Buffer.alloc(32, 7),
-    consumeNonce: async () => true,
+    consentKey: async () => Buffer.alloc(32, 7),
   } as unknown as JobStore;
 }
 
@@ -90,14 +88,28 @@ describe('guardCall with allow_duplicate', () => {
   });
 });
 
-describe('recheckBeforeSend with allow_duplicate', () => {
-  it('refuses when an unknown identical record appeared after consent, allows the one consented to', async () => {
-    const deps = { config: config({ mode: 'never' }), jobs: store([record('unknown')]), now: () => NOW };
-    const base = { tool: TOOL, estimate: estimate(100, 'x'), owner: undefined, allowDuplicate: true };
-    const late = await recheckBeforeSend(deps, base, FP);
-    expect(late?.refusal).toBe('duplicate');
-    expect(late?.message).toContain('request id req-earlier-1');
-    expect(late?.message).toMatch(/Nothing was sent/);
-    expect(await recheckBeforeSend(deps, { ...base, duplicateOf: 'rec-unknown' }, FP)).toBeUndefined();
+describe('the admit rules with allow_duplicate (the store applies them in its transaction)', () => {
+  it('ask the store to refuse an unsettled identical record other than the one consented past', () => {
+    const deps = { config: config({ mode: 'never' }), now: () => NOW };
+    const allow = { kind: 'allow' as const, consent: 'token' as const, fingerprint: FP, duplicateOf: 'rec-unknown' };
+    const rules = admitRules(deps, { owner: undefined, allowDuplicate: true }, allow);
+    expect(rules.duplicate).toBeUndefined();
+    expect(rules.unsettled).toEqual({ fingerprint: FP, owner: undefined, except: 'rec-unknown' });
+    const plain = admitRules(deps, { owner: 'o', allowDuplicate: false }, {
+      ...allow,
+      duplicateOf: undefined,
+    } as never);
+    expect(plain.duplicate).toEqual({ fingerprint: FP, owner: 'o' });
+    expect(plain.unsettled).toBeUndefined();
+  });
+
+  it('turn the store refusal into a warning naming the earlier request, nothing sent', () => {
+    const late = refusalError(TOOL, { reason: 'unsettled', record: record('unknown') }) as {
+      refusal?: string;
+      message: string;
+    };
+    expect(late.refusal).toBe('duplicate');
+    expect(late.message).toContain('request id req-earlier-1');
+    expect(late.message).toMatch(/Nothing was sent/);
   });
 });

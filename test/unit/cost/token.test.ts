@@ -2,9 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Expected, issueToken, redeemToken, TOKEN_TTL_MS, verifyToken } from '../../../src/cost/token.js';
-import { openLedger } from '../../../src/jobs/ledger.js';
+import { tokenCarrier } from '../../../src/billing/consent.js';
+import { type Expected, issueToken, TOKEN_TTL_MS, verifyToken } from '../../../src/cost/token.js';
+import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
+import { openSqliteStore } from '../../../src/store/sqlite.js';
 
 const SECRET = Buffer.alloc(32, 7);
 const EXP: Expected = { tool: 'create_talking_video', fingerprint: 'f'.repeat(64), credits: 100, owner: undefined };
@@ -54,12 +56,41 @@ describe('verifyToken', () => {
   });
 });
 
-describe('redeemToken (single use through the ledger)', () => {
+/** Verify (pure) then consume the nonce inside store.admit, as the billing pipeline does. */
+let n = 0;
+async function redeemToken(jobs: JobStore, token: string, expected: Expected, now: number) {
+  const a = await tokenCarrier(
+    token,
+    () => jobs.consentKey(),
+    () => now,
+  ).ask({
+    expected,
+    estimate: estimate(expected.credits, 'x'),
+    message: '',
+    earlier: undefined,
+  });
+  if (a.kind !== 'granted') return { ok: false, reason: a.kind === 'fallback' ? a.reason : a.kind };
+  const r = await jobs.admit(
+    {
+      tool: 't',
+      kind: 'actor_video',
+      fingerprint: `f${n++}`,
+      summary: 's',
+      estimate: undefined,
+      consent: 'token',
+      owner: undefined,
+    },
+    { maxCreditsPerCall: 1e9, maxCreditsPerDay: 1e9, dayStart: new Date(0), nonce: a.nonce },
+  );
+  return r.admitted ? { ok: true } : { ok: false, reason: r.reason === 'token_used' ? 'already used' : r.reason };
+}
+
+describe('a token is redeemed once (nonce consumed by store.admit)', () => {
   let dir: string;
   let jobs: JobStore;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'genplat-token-'));
-    jobs = await openLedger(dir);
+    jobs = await openSqliteStore(dir);
   });
   afterAll(async () => {
     await jobs.close();
@@ -68,13 +99,13 @@ describe('redeemToken (single use through the ledger)', () => {
 
   it('accepts once, then refuses as used — also from a second ledger on the same dir', async () => {
     const now = Date.now();
-    const { token } = issueToken(await jobs.secret(), EXP, now);
+    const { token } = issueToken(await jobs.consentKey(), EXP, now);
     expect((await redeemToken(jobs, token, EXP, now)).ok).toBe(true);
     expect(await redeemToken(jobs, token, EXP, now)).toMatchObject({ ok: false, reason: /already used/ });
 
-    const other = await openLedger(dir);
+    const other = await openSqliteStore(dir);
     try {
-      const second = issueToken(await other.secret(), EXP, now).token;
+      const second = issueToken(await other.consentKey(), EXP, now).token;
       expect((await redeemToken(jobs, second, EXP, now)).ok).toBe(true);
       expect((await redeemToken(other, second, EXP, now)).ok).toBe(false);
     } finally {
@@ -84,7 +115,7 @@ describe('redeemToken (single use through the ledger)', () => {
 
   it('does not burn the nonce of a token refused for another reason', async () => {
     const now = Date.now();
-    const { token } = issueToken(await jobs.secret(), EXP, now);
+    const { token } = issueToken(await jobs.consentKey(), EXP, now);
     expect((await redeemToken(jobs, token, { ...EXP, credits: 5 }, now)).ok).toBe(false);
     expect((await redeemToken(jobs, token, EXP, now)).ok).toBe(true);
   });

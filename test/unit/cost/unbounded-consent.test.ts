@@ -12,8 +12,8 @@ import type { JobStore } from '../../../src/jobs/store.js';
 
 const jobs = {
   spendSince: async () => 0,
-  findActiveDuplicate: async () => undefined,
-  secret: async () => Buffer.alloc(32, 7),
+  list: async () => [],
+  consentKey: async () => Buffer.alloc(32, 7),
 } as unknown as JobStore;
 
 const NOW = Date.UTC(2026, 10, 22, 17, 30);

@@ -30,37 +30,43 @@ export const ok = <T>(data: T, requestId = 'req-1') => ({ data, requestId });
 export function memoryStore(): JobStore & { records: JobRecord[] } {
   const records: JobRecord[] = [];
   let n = 0;
-  let section: Promise<unknown> = Promise.resolve();
   const find = (k: string) => [...records].reverse().find((r) => r.id === k || r.handle === k);
+  const track = async (rec: NewJobRecord) => {
+    const at = new Date().toISOString();
+    const r: JobRecord = {
+      id: `l${++n}`,
+      handle: rec.handle ?? `submission:l${n}`,
+      status: rec.status ?? 'submitted',
+      outcome: rec.outcome ?? 'pending',
+      remote: rec.remote,
+      originalUrl: rec.originalUrl,
+      requestId: undefined,
+      outputs: [],
+      reason: undefined,
+      creditsCharged: undefined,
+      creditsRefunded: undefined,
+      createdAt: at,
+      updatedAt: at,
+      ...rec,
+    } as JobRecord;
+    records.push(r);
+    return r;
+  };
+  const patch = async (id: string, patch: Partial<JobRecord>) => {
+    const r = find(id);
+    if (!r) throw new Error('unknown id');
+    Object.assign(r, patch, { updatedAt: new Date().toISOString() });
+    return r;
+  };
   return {
     records,
-    async recordIntent(rec: NewJobRecord) {
-      const at = new Date().toISOString();
-      const r: JobRecord = {
-        id: `l${++n}`,
-        handle: rec.handle ?? `submission:l${n}`,
-        status: rec.status ?? 'submitted',
-        outcome: rec.outcome ?? 'pending',
-        remote: rec.remote,
-        originalUrl: rec.originalUrl,
-        requestId: undefined,
-        outputs: [],
-        reason: undefined,
-        creditsCharged: undefined,
-        creditsRefunded: undefined,
-        createdAt: at,
-        updatedAt: at,
-        ...rec,
-      } as JobRecord;
-      records.push(r);
-      return r;
+    description: 'memory',
+    track,
+    async admit(rec) {
+      return { admitted: true as const, record: await track(rec) };
     },
-    async update(id, patch) {
-      const r = find(id);
-      if (!r) throw new Error('unknown id');
-      Object.assign(r, patch, { updatedAt: new Date().toISOString() });
-      return r;
-    },
+    settle: (id, p) => patch(id, p as Partial<JobRecord>),
+    observe: (id, p) => patch(id, p as Partial<JobRecord>),
     async get(k) {
       return find(k);
     },
@@ -83,20 +89,14 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
         .filter((r) => r.owner === owner && r.outcome !== 'rejected')
         .reduce((s, r) => s + (r.creditsCharged ?? r.estimate?.credits ?? 0) - (r.creditsRefunded ?? 0), 0);
     },
-    async findActiveDuplicate() {
-      return undefined;
+    async consentKey() {
+      return Buffer.alloc(32);
     },
-    async consumeNonce() {
+    async tryLease() {
       return true;
     },
-    exclusive(fn) {
-      // One process, one store: a promise chain is the whole critical section.
-      const run = section.then(fn);
-      section = run.catch(() => {});
-      return run;
-    },
-    async secret() {
-      return Buffer.alloc(32);
+    async schemaVersion() {
+      return 2;
     },
     async close() {},
   };

@@ -146,7 +146,7 @@ describe('poller', () => {
   it('updates the ledger record on every change and keeps the upscale originalUrl', async () => {
     const jobs = memoryStore();
     const upRef: JobRef = { kind: 'upscale', id: 'v1', projectId: 'p1', videoType: 'video', billingId: 'b1' };
-    const rec = await jobs.recordIntent({
+    const rec = await jobs.track({
       tool: 'upscale_video',
       kind: 'upscale',
       fingerprint: 'f',
@@ -250,7 +250,7 @@ describe('poller', () => {
 
   it('answers ledger-only handles from the ledger without a request', async () => {
     const jobs = memoryStore();
-    await jobs.recordIntent({
+    await jobs.track({
       tool: 'create_talking_video',
       kind: 'actor_video',
       fingerprint: 'f',

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/jobs/envelope.js';
 import { countedCredits, reconcile } from '../../../src/jobs/reconcile.js';
 import type { JobRecord } from '../../../src/jobs/store.js';
-import { newRecord, type TestDir, testDir } from './ledger-helpers.js';
+import { newRecord, type TestDir, testDir } from '../../helpers/store-helpers.js';
 
 type Figures = Parameters<typeof countedCredits>[0];
 const rec = (over: Partial<JobRecord>): Figures => ({
@@ -73,11 +73,11 @@ describe('spendSince with a platform estimate above the quote', () => {
   it('counts the higher figure while running and once final', async () => {
     t = await testDir();
     const store = await t.open();
-    const r = await store.recordIntent(newRecord({ estimate: estimate(100, 'assumed') }));
-    await store.update(r.id, { outcome: 'submitted', status: 'processing', platformEstimate: 400 });
+    const r = await store.track(newRecord({ estimate: estimate(100, 'assumed') }));
+    await store.observe(r.id, { outcome: 'submitted', status: 'processing', platformEstimate: 400 });
     const day = new Date(Date.parse(r.createdAt) - 1000);
     expect(await store.spendSince(day)).toBe(400);
-    await store.update(r.id, { status: 'completed' });
+    await store.observe(r.id, { status: 'completed' });
     expect(await store.spendSince(day)).toBe(400);
   });
 });

@@ -1,0 +1,152 @@
+/**
+ * The paid call, as one short pipeline (issue 10):
+ *
+ *   validate → request → estimate → consent → store.admit → send (one POST) → store.settle
+ *
+ * `store.admit` is ONE transaction that re-checks the ceilings, the duplicate rules, the exclusive key
+ * (upscale_video: one attempt per video), consumes the token's nonce and writes the intent; nothing else
+ * between consent and the POST takes a lock or writes. No network call happens inside it: what a tool must
+ * know from the platform first (`billable.beforeAdmit`, free GETs) is read before.
+ *
+ * Domain code: no MCP SDK import. The runtime passes the SDK-bound pieces in (the elicitation call, the
+ * progress sender inside `ctx`) and turns the result into a `CallToolResult`.
+ */
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import { admitRules, confirmationRequired, type ElicitOutcome, guardCall, refusalError } from '../cost/guard.js';
+import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import { checkWebhookUrl } from '../guards/url.js';
+import type { JobStore } from '../jobs/store.js';
+import type { Logger } from '../log.js';
+import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
+import { type PaidStep, stepReached } from './steps.js';
+
+export type { PaidResult };
+
+export interface BillingDeps {
+  config: Config;
+  jobs: JobStore;
+  log: Logger;
+  /** HTTP mode: the authenticated caller; undefined on stdio. */
+  owner: string | undefined;
+  /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
+  now: () => number;
+  tokenTtlMs?: number | undefined;
+  /** Test-only: called at each named step of a paid call (`steps.ts`). */
+  onStep?: ((step: PaidStep) => void) | undefined;
+}
+
+export interface PaidCallArgs {
+  /** The tool's own arguments (guard arguments removed). */
+  input: Record<string, unknown>;
+  token: string | undefined;
+  allowDuplicate: boolean;
+  /** Who presented `token`: `human` only for the App's Confirm click (src/apps/confirm-tool.ts). */
+  carrier?: 'model' | 'human';
+  /** Asks the user with a form (SDK call, injected); undefined when the client cannot be asked. */
+  elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
+}
+
+/** The signal billable `run()`s see (see below). */
+const NEVER_ABORTS: AbortSignal = new AbortController().signal;
+
+/**
+ * Runs one billable call to its end. Throws only what happens before anything was written (bad input,
+ * store unreadable): the runtime reports it as an error, and nothing was sent.
+ */
+export async function runPaidCall(
+  spec: BillableToolSpec<z.ZodRawShape>,
+  args: PaidCallArgs,
+  ctx: ToolContext,
+  deps: BillingDeps,
+): Promise<PaidResult> {
+  const input = args.input as never;
+  const raw = args.input;
+  if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
+    checkWebhookUrl('webhook_url', raw.webhook_url, deps.config.webhookAllowlist);
+  }
+  await spec.validate?.(input, ctx);
+  // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
+  // this same object, so what the user consented to is byte for byte what is sent.
+  const request = await spec.request(input, ctx);
+  const estimate = await spec.billable.estimate(input, ctx);
+  const kind = spec.billable.kind(input);
+  const summary = spec.billable.summary(input);
+  const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
+  const call = {
+    tool: spec.name,
+    kind,
+    request,
+    estimate,
+    summary,
+    owner: deps.owner,
+    token: args.token,
+    allowDuplicate: args.allowDuplicate,
+    carrier: args.carrier ?? 'model',
+    elicit: args.elicit,
+  };
+
+  const decision = await guardCall(guardDeps, call);
+  if (decision.kind === 'refuse') return { error: decision.error };
+  if (decision.kind === 'answer') return { envelope: decision.envelope };
+
+  // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
+  // outside any transaction. @throws UserInputError to refuse early, unsent.
+  await spec.billable.beforeAdmit?.(input, ctx);
+  const exclusive = spec.billable.exclusive?.(input);
+
+  deps.onStep?.('before_admit');
+  const admitted = await deps.jobs.admit(
+    {
+      tool: spec.name,
+      kind,
+      fingerprint: decision.fingerprint,
+      summary,
+      estimate,
+      consent: decision.consent,
+      owner: deps.owner,
+      ...(exclusive ? { exclusiveKey: exclusive.key } : {}),
+    },
+    admitRules(
+      guardDeps,
+      call,
+      decision,
+      exclusive ? { key: exclusive.key, staleBefore: new Date(deps.now() - exclusive.staleAfterMs) } : undefined,
+    ),
+  );
+  if (!admitted.admitted) {
+    if (admitted.reason === 'exclusive') return { error: exclusive!.refuse(admitted.record, deps.owner) };
+    if (admitted.reason === 'token_used') {
+      // Verified, but another call (here or in another process) redeemed it first: quote again.
+      const expected = {
+        tool: spec.name,
+        fingerprint: decision.fingerprint,
+        credits: estimate.credits,
+        owner: deps.owner,
+        allowDuplicate: args.allowDuplicate,
+        ...(decision.duplicateOf ? { duplicateOf: decision.duplicateOf } : {}),
+      };
+      const reason =
+        'The confirmation_token was refused: the confirmation_token was already used. A fresh one is attached.';
+      return { envelope: await confirmationRequired(guardDeps, call, expected, undefined, reason) };
+    }
+    return { error: refusalError(spec.name, admitted) };
+  }
+  const rec = admitted.record;
+  deps.onStep?.('after_admit');
+  deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: estimate.credits, consent: decision.consent });
+
+  let sub: Awaited<ReturnType<typeof spec.run>>;
+  try {
+    // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
+    // the job's id, so a cancelled call must still read it into the store (invariant 3). Tools that pass
+    // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
+    sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, request);
+  } catch (err) {
+    return settleFailure(rec, err, kind, estimate, deps);
+  }
+  deps.onStep?.('after_post');
+  return settleSubmission(rec, sub, estimate, deps);
+}
+
+export { stepReached };

@@ -1,0 +1,144 @@
+/**
+ * After the one POST: what its answer (or its failure) means for the record and for the agent. Every
+ * outcome is settled in the store before the answer goes out (invariant 3), and a settle that fails never
+ * hides an accepted job's handle: the intent already holds the spend.
+ */
+import type { Submission } from '../define-tool.js';
+import { GenplatError, PlatformError, SubmissionUnknownError } from '../errors.js';
+import type { JobEnvelope } from '../jobs/envelope.js';
+import { encodeHandle, tryEncodeHandle } from '../jobs/handle.js';
+import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from '../jobs/reconcile.js';
+import type { JobRecord, JobStore } from '../jobs/store.js';
+import type { Logger } from '../log.js';
+
+/** What a paid call ends with: an envelope (submitted, unknown, an answer), or an error to report. */
+export type PaidResult = { envelope: JobEnvelope } | { error: unknown };
+
+export interface SettleDeps {
+  jobs: JobStore;
+  log: Logger;
+}
+
+const compact = (o: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'));
+
+/** The platform accepted the POST: settle the record with its ids and figures; the envelope names the handle. */
+export async function settleSubmission(
+  rec: JobRecord,
+  sub: Submission,
+  est: JobEnvelope['estimate'],
+  deps: SettleDeps,
+): Promise<PaidResult> {
+  // An id no handle can carry (lone surrogate, too long) keeps the ledger handle `submission:<id>`; the
+  // record's `ref` holds the platform id, and get_job / wait_for_jobs follow the job through it.
+  const handle = tryEncodeHandle(sub.ref) ?? rec.handle;
+  const status = sub.status ?? 'processing';
+  const remote = compact(sub.remote);
+  const charges = {
+    ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
+    ...(sub.platformEstimate !== undefined ? { platformEstimate: sub.platformEstimate } : {}),
+  };
+  // What the store now holds for this job: the quote and whatever the platform reported at submit time.
+  const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
+  warnIfAboveQuote(deps.log, settled);
+  const reconciliation = reconcile(settled);
+  try {
+    await deps.jobs.settle(rec.id, {
+      outcome: 'submitted',
+      handle,
+      ref: sub.ref,
+      kind: sub.ref.kind,
+      status,
+      requestId: sub.requestId,
+      remote,
+      outputs: sub.outputs ?? [],
+      ...charges,
+      ...(sub.originalUrl !== undefined ? { originalUrl: sub.originalUrl } : {}),
+    });
+  } catch (err) {
+    // The job exists and the handle below is all the agent needs; the intent record still holds the spend.
+    deps.log.error('store update after an accepted submission failed', { ledger: rec.id, handle, error: String(err) });
+  }
+  const done = status === 'completed';
+  return {
+    envelope: {
+      status: done ? 'completed' : 'submitted',
+      handle,
+      kind: sub.ref.kind,
+      ...(est ? { estimate: est } : {}),
+      remote,
+      ...(sub.outputs?.length ? { outputs: sub.outputs } : {}),
+      ...(sub.creditsCharged !== undefined ? { credits_charged: sub.creditsCharged } : {}),
+      ...(reconciliation ? { reconciliation } : {}),
+      ...(sub.requestId ? { request_id: sub.requestId } : {}),
+      ...(sub.details ? { details: sub.details } : {}),
+      next_step:
+        (reconciliation?.above_quote ? `${aboveQuoteSentence(reconciliation)} ` : '') +
+        (done
+          ? 'Done: the result is in outputs (and details). No further call is needed.'
+          : `Call wait_for_jobs with handles ${JSON.stringify([handle])}; each call waits up to ~45 s, so call again with the returned handles until the status is completed or failed.`),
+    },
+  };
+}
+
+/**
+ * Was a job-starting POST possibly sent? The client maps every ambiguous failure of a job-starting POST
+ * (timeout, reset, 5xx, unreadable 2xx, `submission_unknown`) to SubmissionUnknownError, and its area tests
+ * pin the submit flag on every generate route. So any other platform error came from a definitive POST
+ * answer (4xx, never-sent connection) or from a free read before the POST (e.g. a pack lookup that got a
+ * 5xx): nothing billable went out. Our own input/config errors are raised before sending. Anything else
+ * is unrecognised: assume the worst.
+ */
+function maySent(err: unknown): boolean {
+  if (err instanceof SubmissionUnknownError) return true;
+  return !(err instanceof GenplatError);
+}
+
+/** The POST failed: `rejected` (nothing started) or `unknown` (a job may exist; never resent automatically). */
+export async function settleFailure(
+  rec: JobRecord,
+  err: unknown,
+  kind: JobEnvelope['kind'],
+  est: JobEnvelope['estimate'],
+  deps: SettleDeps,
+): Promise<PaidResult> {
+  if (!maySent(err)) {
+    const requestId = err instanceof PlatformError ? err.requestId : undefined;
+    await deps.jobs
+      .settle(rec.id, {
+        outcome: 'rejected',
+        status: 'failed',
+        requestId,
+        reason: err instanceof Error ? err.message : String(err),
+      })
+      .catch((e) => deps.log.error('store update (rejected) failed', { ledger: rec.id, error: String(e) }));
+    return { error: err };
+  }
+  const unknown =
+    err instanceof SubmissionUnknownError
+      ? err
+      : new SubmissionUnknownError(err instanceof PlatformError ? err : undefined, (err as PlatformError)?.requestId);
+  if (!(err instanceof GenplatError)) deps.log.error('unexpected error while submitting', { error: String(err) });
+  const handle = encodeHandle({ kind: 'submission', id: rec.id });
+  await deps.jobs
+    .settle(rec.id, {
+      outcome: 'unknown',
+      status: 'unknown',
+      handle,
+      requestId: unknown.requestId,
+      reason: unknown.message,
+    })
+    .catch((e) => deps.log.error('store update (unknown) failed', { ledger: rec.id, error: String(e) }));
+  deps.log.warn('submission outcome unknown', { ledger: rec.id, requestId: unknown.requestId });
+  return {
+    envelope: {
+      status: 'unknown',
+      handle,
+      ...(kind ? { kind } : {}),
+      ...(est ? { estimate: est } : {}),
+      ...(unknown.requestId ? { request_id: unknown.requestId } : {}),
+      reason: unknown.message,
+      next_step: unknown.nextStep,
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Named steps of a paid call, for the crash tests only (test/durability/kill-steps.test.ts): with
+ * `GENPLAT_TEST_KILL_AT=<step>` the server SIGKILLs itself there, as a power cut or `kill -9` would. Never set
+ * it in production; it exists so "the intent or the job is in the store after any crash" is proven for each
+ * step, not argued.
+ *
+ * - `before_admit`: consent given, nothing written (after restart: no record, no POST, no spend).
+ * - `in_admit`: inside the admit transaction, intent inserted but not committed (rolled back: as before).
+ * - `after_admit`: intent committed, POST not sent (record pending: spend held, a resend is refused).
+ * - `after_post`: the platform accepted the POST, the answer is not settled (record pending, job exists).
+ */
+export const PAID_STEPS = ['before_admit', 'in_admit', 'after_admit', 'after_post'] as const;
+export type PaidStep = (typeof PAID_STEPS)[number];
+
+/** A step callback that kills this process at `step`. */
+export function stepReached(step: PaidStep | undefined): ((at: PaidStep) => void) | undefined {
+  if (step === undefined) return undefined;
+  return (at) => {
+    if (at === step) process.kill(process.pid, 'SIGKILL');
+  };
+}
