@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+# The expected tool count is the reviewed tools/list snapshot (test/contract), not a number kept here.
+export GENPLAT_TOOLS_SNAPSHOT="$(cd "$(dirname "$0")/../.." && pwd)/test/contract/__snapshots__/tools-list.json"
 mcpb() { node node_modules/@anthropic-ai/mcpb/dist/cli/cli.js "$@"; }
 
 mcpb validate manifest.json
@@ -22,4 +24,4 @@ cd "$work/bundle/dist"
 node "$root/node_modules/@modelcontextprotocol/inspector-cli/build/cli.js" --cli \
   -e GENPLAT_STATE_DIR="$work/state" -e GENPLAT_SANDBOX=1 node src/index.js \
   --method tools/list >"$work/tools.json" 2>"$work/stderr.txt" || { cat "$work/stderr.txt" >&2; exit 1; }
-node -e "const r=JSON.parse(require('fs').readFileSync(0,'utf8')); if(r.tools.length!==20) throw new Error('bundle tools/list: '+r.tools.length); console.error('package: the unpacked bundle answers tools/list ('+r.tools.length+' tools)')" <"$work/tools.json"
+node -e "const r=JSON.parse(require('fs').readFileSync(0,'utf8')); if(r.tools.length!==require(process.env.GENPLAT_TOOLS_SNAPSHOT).length) throw new Error('bundle tools/list: '+r.tools.length); console.error('package: the unpacked bundle answers tools/list ('+r.tools.length+' tools)')" <"$work/tools.json"
