@@ -40,7 +40,7 @@ export function fleetSuite(o: FleetOptions): void {
       servers = [];
       // The race cases script one long job per possible POST but send only 1 or 3: the leftovers must not
       // become the next case's jobs (the shared-job case got a 600 s job and timed out waiting on it).
-      // BROKEN sim.jobs.clearScripts();
+      sim.jobs.clearScripts();
     });
     afterAll(async () => {
       await sim?.close();
