@@ -4,13 +4,17 @@
  * bench-results.json. Measured on whatever machine runs it, so compare figures from one run only.
  *
  * Environment knobs (defaults in brackets): BENCH_COLD_RUNS [9], BENCH_CALLS [200], BENCH_JOBS [500],
- * BENCH_WAITERS [10], BENCH_MIN_S / BENCH_MAX_S [1 / 30] (simulated job lengths).
+ * BENCH_WAITERS [10], BENCH_MIN_S / BENCH_MAX_S [1 / 30] (simulated job lengths), BENCH_ADMITS [500] (store.admit
+ * calls per store), BENCH_FLEET_CALLS [300], BENCH_CEILING_JOBS [10] (fleet run), BENCH_DATABASE_URL (PostgreSQL
+ * admin URL; else GENPLAT_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../src/sim/index.js';
+import { type AdmissionResult, admission } from './bench/admission.js';
 import { type ColdStartResult, coldStart, serverEnv } from './bench/cold-start.js';
+import { type FleetResult, fleet } from './bench/fleet.js';
 import { memory, OUR_ENTRY, spawnStdio } from './bench/stdio.js';
 import { type ToolCallResult, toolCall } from './bench/tool-call.js';
 import { type WaitingResult, waiting } from './bench/waiting.js';
@@ -26,6 +30,11 @@ const JOBS = num('BENCH_JOBS', 500);
 const WAITERS = num('BENCH_WAITERS', 10);
 const MIN_S = num('BENCH_MIN_S', 1);
 const MAX_S = num('BENCH_MAX_S', 30);
+const ADMITS = num('BENCH_ADMITS', 500);
+const FLEET_CALLS = num('BENCH_FLEET_CALLS', 300);
+const CEILING_JOBS = num('BENCH_CEILING_JOBS', 10);
+/** Issue 10: three processes on one PostgreSQL database. */
+const FLEET_PROCESSES = 3;
 
 /** The targets of issue 6. */
 const TARGETS = {
@@ -59,6 +68,7 @@ function report(r: {
   call: ToolCallResult;
   wait: WaitingResult;
   idleRss: { rssMiB: number; peakMiB: number } | undefined;
+  fleet: FleetResult | { skipped: string };
 }): { target: string; figure: string; ok: boolean }[] {
   const all = r.tools.find((m) => m.label === 'all toolsets');
   const rows = [
@@ -103,7 +113,30 @@ function report(r: {
       ok: r.wait.rssMiB.growth <= TARGETS.rssGrowthMiB,
     },
   ];
+  const f = r.fleet;
+  if ('skipped' in f) {
+    rows.push({ target: 'fleet run (issue 10)', figure: `not run: ${f.skipped}`, ok: false });
+  } else {
+    rows.push(
+      {
+        target: `fleet: ${f.calls} distinct paid calls over ${f.processes} processes → ${f.calls} POSTs, 0 double`,
+        figure: `${f.posts} POSTs, ${f.doublePosts} double, ${f.submitted} submitted`,
+        ok: f.posts === f.calls && f.doublePosts === 0 && f.submitted === f.calls,
+      },
+      {
+        target: `fleet: per-day ceiling of ${f.ceiling.jobs} jobs' worth → exactly ${f.ceiling.jobs} POSTs`,
+        figure: `${f.ceiling.posts} POSTs of ${f.ceiling.calls} parallel calls (${f.ceiling.submitted} submitted)`,
+        ok: f.ceiling.posts === f.ceiling.jobs && f.ceiling.submitted === f.ceiling.jobs,
+      },
+    );
+  }
   return rows;
+}
+
+function admissionRow(label: string, a: AdmissionResult['postgres']): string {
+  return 'skipped' in a
+    ? `| ${label} | not run: ${a.skipped} | | |`
+    : `| ${label} | ${a.p50Ms} | ${a.p95Ms} | ${a.maxMs} |`;
 }
 
 async function main(): Promise<void> {
@@ -122,19 +155,19 @@ async function main(): Promise<void> {
     );
     say(`server: ${OUR_ENTRY}`);
 
-    say(`\n[1/4] cold start, ${COLD_RUNS} interleaved runs per variant…`);
+    say(`\n[1/6] cold start, ${COLD_RUNS} interleaved runs per variant…`);
     const cold = await coldStart(sim, COLD_RUNS);
 
-    say('[2/4] tools/list size…');
+    say('[2/6] tools/list size…');
     const tools = await measureConfigurations();
 
-    say(`[3/4] get_job overhead, ${CALLS} calls per path…`);
+    say(`[3/6] get_job overhead, ${CALLS} calls per path…`);
     let server = await spawnStdio(OUR_ENTRY, serverEnv(sim, join(stateDir, 'call')));
     await server.client.listTools();
     const call = await toolCall(sim, server, CALLS);
     await server.close();
 
-    say(`[4/4] waiting: ${JOBS} jobs of ${MIN_S}-${MAX_S} s, ${WAITERS} concurrent wait_for_jobs loops…`);
+    say(`[4/6] waiting: ${JOBS} jobs of ${MIN_S}-${MAX_S} s, ${WAITERS} concurrent wait_for_jobs loops…`);
     server = await spawnStdio(OUR_ENTRY, serverEnv(sim, join(stateDir, 'wait')));
     await server.client.listTools();
     const idleRss = memory(server.pid);
@@ -147,7 +180,21 @@ async function main(): Promise<void> {
     });
     await server.close();
 
-    const rows = report({ cold, tools, call, wait, idleRss });
+    say(`[5/6] admission: ${ADMITS} store.admit calls on SQLite, then on PostgreSQL…`);
+    const admit = await admission(ADMITS);
+
+    say(
+      `[6/6] fleet: ${FLEET_PROCESSES} processes on one PostgreSQL database, ${FLEET_CALLS} paid calls, then a ceiling of ${CEILING_JOBS} jobs…`,
+    );
+    const fleetRun = await fleet({
+      processes: FLEET_PROCESSES,
+      calls: FLEET_CALLS,
+      // 10 in flight per process: enough to contend on admission, few enough not to measure stdio queueing.
+      inFlight: 10 * FLEET_PROCESSES,
+      ceilingJobs: CEILING_JOBS,
+    });
+
+    const rows = report({ cold, tools, call, wait, idleRss, fleet: fleetRun });
     say('\n## Results against the targets\n');
     say('| target | figure | |');
     say('|---|---|---|');
@@ -175,6 +222,19 @@ async function main(): Promise<void> {
       `${wait.jobs} jobs, ${wait.waiters} loops, ${wait.waitCalls} wait_for_jobs calls, ${wait.wallS} s wall; detection lag p50 ${wait.detectLagS.p50} s, p95 ${wait.detectLagS.p95} s, max ${wait.detectLagS.max} s; peak RSS ${wait.rssMiB.peakBefore} → ${wait.rssMiB.peakAfter} MiB`,
     );
 
+    say(`\n## Admission (store.admit, ${ADMITS} distinct intents one after another), ms`);
+    say('| store | p50 | p95 | max |');
+    say('|---|---:|---:|---:|');
+    say(admissionRow('SQLite (node:sqlite, WAL)', admit.sqlite));
+    say(admissionRow('PostgreSQL (local, advisory lock)', admit.postgres));
+
+    say('\n## Fleet');
+    if ('skipped' in fleetRun) say(`not run: ${fleetRun.skipped}`);
+    else
+      say(
+        `${fleetRun.processes} processes, ${fleetRun.calls} calls (${10 * FLEET_PROCESSES} in flight): ${fleetRun.posts} POSTs, ${fleetRun.doublePosts} double, ${fleetRun.wallS} s wall, call p50 ${fleetRun.callMs.p50} ms, p95 ${fleetRun.callMs.p95} ms; ceiling of ${fleetRun.ceiling.jobs} jobs: ${fleetRun.ceiling.posts} POSTs of ${fleetRun.ceiling.calls} calls`,
+      );
+
     const results = {
       at: new Date().toISOString(),
       node: process.version,
@@ -187,6 +247,8 @@ async function main(): Promise<void> {
       toolCall: call,
       waiting: wait,
       idleRssAfterToolsList: idleRss,
+      admission: admit,
+      fleet: fleetRun,
       benchSeconds: Math.round((Date.now() - started) / 1000),
     };
     await writeFile('bench-results.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -55,7 +55,8 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_STATE_DIR',
     flag: '--state-dir',
-    meaning: 'Job ledger, token nonces and HMAC secret. Sandbox state goes in its `sandbox/` subfolder.',
+    meaning:
+      'The SQLite job store `genplat.db` (jobs, used token nonces, consent key; see Storage). Sandbox state goes in its `sandbox/` subfolder.',
     default:
       'OS data dir (`~/.local/share/genplat-mcp`, `~/Library/Application Support/genplat-mcp`, `%LOCALAPPDATA%\\genplat-mcp`)',
   },

@@ -48,7 +48,7 @@ export interface Simulator {
   accounts: { add(a: Partial<SimAccount> & { key: string }): SimAccount; get(key: string): SimAccount | undefined };
   faults: { add(f: FaultSpec): void; clear(): void };
   log: { entries(): LogEntry[]; count(f?: { method?: string; path?: string | RegExp }): number; clear(): void };
-  jobs: JobEngine & { scriptNext(s: JobScript, count?: number): void };
+  jobs: JobEngine & { scriptNext(s: JobScript, count?: number): void; clearScripts(): void };
   ownedVideos: Map<string, OwnedVideo>;
   vendors: VendorMap;
   /** Seeded catalog and per-account custom avatars/voices (tests read ids from it). */

@@ -60,6 +60,14 @@ export class Jobs implements JobEngine {
     for (let i = 0; i < count; i++) this.scripts.push({ ...s });
   }
 
+  /**
+   * Drops scripts no job consumed. A race test scripts one per possible POST but only some are sent; the rest
+   * would otherwise shape the next test's jobs (a 600 s script meant for a refused call).
+   */
+  clearScripts(): void {
+    this.scripts.length = 0;
+  }
+
   create(init: {
     id?: string;
     kind: string;
