@@ -107,12 +107,22 @@ export async function listTools(env: Record<string, string> = {}, cli: Partial<C
   }
 }
 
-/** The configurations worth comparing: the default toolsets, all of them, and read-only. */
+/**
+ * The tools a model sees: hosts hide app-only tools (`_meta.ui.visibility: ["app"]`, the App's Confirm
+ * button) from the model, so they cost it no tokens. The budget test and the bench both count through this.
+ */
+export function modelVisibleTools(tools: Tool[]): Tool[] {
+  return tools.filter(
+    (t) => JSON.stringify((t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility) !== '["app"]',
+  );
+}
+
+/** The configurations worth comparing (model-visible tools): the default toolsets, all of them, and read-only. */
 export async function measureConfigurations(): Promise<ToolsListMeasure[]> {
   return [
-    measureTools('default toolsets', await listTools()),
-    measureTools('all toolsets', await listTools({ GENPLAT_TOOLSETS: 'all' })),
-    measureTools('read-only', await listTools({}, { readOnly: true })),
+    measureTools('default toolsets', modelVisibleTools(await listTools())),
+    measureTools('all toolsets', modelVisibleTools(await listTools({ GENPLAT_TOOLSETS: 'all' }))),
+    measureTools('read-only', modelVisibleTools(await listTools({}, { readOnly: true }))),
   ];
 }
 

@@ -4,17 +4,15 @@
  * not a timing), so it is asserted here; `npm run bench` prints the full figures.
  */
 import { describe, expect, it } from 'vitest';
-import { listTools, measureTools } from '../../scripts/measure-tools.js';
+import { listTools, measureTools, modelVisibleTools } from '../../scripts/measure-tools.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 const BUDGET_TOKENS = 5_000;
 
 describe('tools/list size', () => {
   it(`all toolsets: model-facing tools/list ≤ ${BUDGET_TOKENS} o200k tokens`, async () => {
-    // App-only tools (`_meta.ui.visibility: ["app"]`) are hidden from the model by hosts: not model-facing.
-    const tools = (await listTools({ GENPLAT_TOOLSETS: 'all' })).filter(
-      (t) => JSON.stringify((t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility) !== '["app"]',
-    );
+    // App-only tools are hidden from the model by hosts: not model-facing.
+    const tools = modelVisibleTools(await listTools({ GENPLAT_TOOLSETS: 'all' }));
     expect(tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
     const m = measureTools('all toolsets', tools);
     expect(m.modelFacing.tokens, JSON.stringify(m.largest)).toBeLessThanOrEqual(BUDGET_TOKENS);
