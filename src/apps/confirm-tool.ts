@@ -6,6 +6,8 @@
  *
  * Registered here, not in tools/: it is not a tool of its own but a second entrance to every billable tool.
  */
+
+import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -39,6 +41,16 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
     },
     async (input, extra): Promise<CallToolResult> => {
       try {
+        // `visibility: ["app"]` is a hint only hosts that render Apps honour: a client that declared no MCP
+        // Apps support (a terminal host, an agent framework) lists this tool to its model like any other. Under
+        // GENPLAT_CONSENT=human the click must come from a View, so such a client cannot use this entrance.
+        if (deps.config.consent === 'human' && !clientShowsApps(server)) {
+          throw new UserInputError(
+            'confirm_paid_call',
+            'GENPLAT_CONSENT=human: this client declared no MCP Apps support, so no person clicked Confirm in a View',
+            'Ask the user to confirm in a host that renders the job viewer App or answers confirmation forms; nothing was sent or charged.',
+          );
+        }
         const spec = byName.get(input.tool);
         if (!spec) throw new UserInputError('tool', 'is not a billable tool of this server');
         // Same strict validation the tool's own call gets from the SDK: unknown or bad arguments cost nothing.
@@ -55,4 +67,10 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
       }
     },
   );
+}
+
+/** The client declared the MCP Apps extension with the View's MIME type (ext-apps `getUiCapability`). */
+function clientShowsApps(server: McpServer): boolean {
+  const caps = server.server.getClientCapabilities() as Parameters<typeof getUiCapability>[0];
+  return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }

@@ -3,7 +3,7 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
 import { billablePosts } from '../helpers/examples.js';
-import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 
 const ARGS = { avatar_id: 'av_marcus', voice_script: 'A human said yes.' };
 
@@ -72,7 +72,10 @@ describe('MCP Apps: links and resources', () => {
 describe('GENPLAT_CONSENT=human', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { confirm: { mode: 'always' }, consent: 'human' } });
+    h = await startHarness({
+      config: { confirm: { mode: 'always' }, consent: 'human' },
+      clientCapabilities: APPS_HOST,
+    });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sim.log.clear());
@@ -145,5 +148,27 @@ describe('GENPLAT_CONSENT=human', () => {
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/Invalid argument "arguments/);
     expect(h.sim.log.entries()).toHaveLength(0);
+  });
+});
+
+describe('GENPLAT_CONSENT=human, a client that renders no Apps', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // No `io.modelcontextprotocol/ui` capability: the host lists confirm_paid_call to its model like any tool.
+    h = await startHarness({ config: { confirm: { mode: 'always' }, consent: 'human' } });
+  });
+  afterAll(() => h.close());
+
+  it('cannot confirm through the App entrance: the model has no View to click in; nothing is sent', async () => {
+    const quote = await h.call('create_talking_video', ARGS);
+    const token = structured(quote).confirmation_token as string;
+    const click = await h.call('confirm_paid_call', {
+      tool: 'create_talking_video',
+      arguments: ARGS,
+      confirmation_token: token,
+    });
+    expect(click.isError).toBe(true);
+    expect(text(click)).toMatch(/confirm_paid_call.*GENPLAT_CONSENT=human: this client declared no MCP Apps support/);
+    expect(billablePosts(h.sim)).toBe(0);
   });
 });

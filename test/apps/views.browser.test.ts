@@ -7,7 +7,7 @@ import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
 import { billablePosts } from '../helpers/examples.js';
-import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 import { type BrowserHost, hasChromium, startBrowserHost } from './browser-host.js';
 
 // These callbacks run in the page; the test program is compiled without the DOM library (it would leak into
@@ -125,7 +125,10 @@ describe.skipIf(!hasChromium)('MCP Apps in chromium', () => {
 
 describe.skipIf(!hasChromium)('consent card in chromium', () => {
   beforeAll(async () => {
-    h = await startHarness({ config: { confirm: { mode: 'always' }, consent: 'human' } });
+    h = await startHarness({
+      config: { confirm: { mode: 'always' }, consent: 'human' },
+      clientCapabilities: APPS_HOST,
+    });
     host = await startBrowserHost(h.client);
   }, 120_000);
   afterAll(async () => {

@@ -43,6 +43,11 @@ import { buildServer } from '../../src/server.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 
+/** Client capabilities of a host that renders MCP Apps (the `io.modelcontextprotocol/ui` extension). */
+export const APPS_HOST = {
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+} as ClientCapabilities;
+
 export interface HarnessOptions {
   /** Merged over the config built from the sim (base URL, key, state dir). */
   config?: Partial<Config>;
