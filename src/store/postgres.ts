@@ -23,6 +23,7 @@ import {
   jobKeyColumn,
   mergePatch,
   newRecord,
+  NONCE_GRACE_MS,
   nonceHash,
   spendSql,
   toRow,
@@ -181,6 +182,11 @@ class PostgresStore implements Store {
         );
         if (rows[0]) return { admitted: false, reason: 'exclusive', record: fromData(rows[0].data) };
       }
+      // An expired token is spent, whatever its HMAC said a moment ago: its nonce row may already be pruned, so
+      // the insert below could succeed a second time. Checked on the store's clock, inside the transaction.
+      if (rules.nonce && rules.nonce.expiresAt.getTime() <= this.now().getTime()) {
+        return { admitted: false, reason: 'token_used' };
+      }
       if (rules.nonce) {
         const { rowCount } = await c.query(
           'INSERT INTO genplat_nonces (hash, expires_at) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
@@ -306,7 +312,7 @@ class PostgresStore implements Store {
     const now = this.now().getTime();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    await this.query('DELETE FROM genplat_nonces WHERE expires_at < $1', [now]);
+    await this.query('DELETE FROM genplat_nonces WHERE expires_at < $1', [now - NONCE_GRACE_MS]);
     await this.query('DELETE FROM genplat_leases WHERE until_ms < $1', [now]);
   }
 }

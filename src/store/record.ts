@@ -154,3 +154,10 @@ export function nonceHash(nonce: string): string {
 }
 
 export const CONSENT_KEY_BYTES = 32;
+
+/**
+ * A used nonce outlives its token by this much before it is pruned. `admit` refuses an expired token on the
+ * admitting instance's clock; the grace covers instances whose clocks run up to an hour behind the pruner's,
+ * so no instance can find a live-looking token whose nonce row is already gone.
+ */
+export const NONCE_GRACE_MS = 60 * 60 * 1000;

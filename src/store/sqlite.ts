@@ -24,6 +24,7 @@ import {
   jobKeyColumn,
   mergePatch,
   newRecord,
+  NONCE_GRACE_MS,
   nonceHash,
   spendSql,
   toRow,
@@ -228,6 +229,11 @@ class SqliteStore implements Store {
           | undefined;
         if (row) return { admitted: false, reason: 'exclusive', record: fromData(row.data) };
       }
+      // An expired token is spent, whatever its HMAC said a moment ago: its nonce row may already be pruned, so
+      // the insert below could succeed a second time. Checked on the store's clock, inside the transaction.
+      if (rules.nonce && rules.nonce.expiresAt.getTime() <= this.now().getTime()) {
+        return { admitted: false, reason: 'token_used' };
+      }
       if (rules.nonce) {
         const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
         if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
@@ -349,7 +355,7 @@ class SqliteStore implements Store {
     const now = this.now().getTime();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     try {
-      this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now);
+      this.db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now - NONCE_GRACE_MS);
       this.db.prepare('DELETE FROM leases WHERE until_ms < ?').run(now);
       this.lastPrune = now;
     } catch {

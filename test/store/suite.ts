@@ -178,6 +178,35 @@ export function storeSuite(name: string, backend: Backend): void {
       await s.close();
     });
 
+    it('a used nonce outlives its token, and an expired token is refused inside admit (clock skew, pruning)', async () => {
+      const loc = await backend.create();
+      const t0 = Date.parse('2026-03-10T12:00:00.000Z');
+      let admitterClock = new Date(t0);
+      let prunerClock = new Date(t0 + 40 * 60_000); // an instance whose clock runs 40 min ahead
+      const admitter = await loc.open({ now: () => admitterClock });
+      const pruner = await loc.open({ now: () => prunerClock });
+      const nonce = { value: 'skewed', expiresAt: new Date(t0 + 10 * 60_000) };
+      await admitted(admitter, intent({ fingerprint: 'first' }), rules({ nonce }));
+      // The pruner's first admit prunes: a nonce expired on ITS clock must survive (grace), or the slower
+      // instance could insert it again and send a second paid POST on one consent.
+      await admitted(pruner, intent({ fingerprint: 'pruner-1' }));
+      admitterClock = new Date(t0 + 5 * 60_000);
+      expect(await admitter.admit(intent({ fingerprint: 'second' }), rules({ nonce }))).toEqual({
+        admitted: false,
+        reason: 'token_used',
+      });
+      // Past the grace the row may be gone, but the token is then expired on every sane clock: refused in admit.
+      prunerClock = new Date(t0 + 3 * 60 * 60_000);
+      const late = await loc.open({ now: () => prunerClock });
+      await admitted(late, intent({ fingerprint: 'pruner-2' }));
+      admitterClock = new Date(t0 + 11 * 60_000);
+      expect(await admitter.admit(intent({ fingerprint: 'third' }), rules({ nonce }))).toEqual({
+        admitted: false,
+        reason: 'token_used',
+      });
+      await Promise.all([admitter.close(), pruner.close(), late.close()]);
+    });
+
     it('lists newest first with owner, since, status and limit filters', async () => {
       const loc = await backend.create();
       let clock = new Date('2026-03-10T01:00:00.000Z');
