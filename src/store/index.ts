@@ -43,6 +43,7 @@ export async function openConfiguredStore(
     // Both spellings: the URL carries it percent-encoded, a driver message may quote it decoded.
     registerSecret(databasePassword(config.databaseUrl));
     registerSecret(rawPassword(config.databaseUrl));
+    for (const secret of queryCredentials(config.databaseUrl)) registerSecret(secret);
   }
   try {
     return await openStore({
@@ -72,5 +73,15 @@ export function databasePassword(url: string): string | undefined {
     return p ? decodeURIComponent(p) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Credentials `pg` also reads from the URL's query (`?password=…`, `sslpassword=…`), for redaction. */
+export function queryCredentials(url: string): string[] {
+  try {
+    const q = new URL(url).searchParams;
+    return ['password', 'sslpassword'].flatMap((k) => q.getAll(k)).filter((v) => v !== '');
+  } catch {
+    return [];
   }
 }

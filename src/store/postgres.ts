@@ -336,6 +336,8 @@ export function describeUrl(url: string): string {
   try {
     const u = new URL(url);
     u.password = '';
+    // The query can carry credentials too (`?password=`, `sslpassword`, `sslkey`…): never shown.
+    u.search = '';
     return u.toString();
   } catch {
     return 'postgres://(unparsable URL)';

@@ -32,3 +32,17 @@ describe('GENPLAT_DATABASE_URL', () => {
     expect(load({ GENPLAT_DATABASE_URL: 'postgres://db/genplat' }, ['--sandbox']).databaseUrl).toBeUndefined();
   });
 });
+
+describe('a PostgreSQL URL in logs and doctor', () => {
+  it('describes the store without the password, in the userinfo or in the query', async () => {
+    const { describeUrl } = await import('../../src/store/postgres.js');
+    const { queryCredentials } = await import('../../src/store/index.js');
+    const url =
+      'postgres://genplat:user-pw@db.internal:5432/genplat?password=query-pw&sslpassword=ssl-pw&sslmode=require';
+    const shown = describeUrl(url);
+    expect(shown).toContain('db.internal:5432/genplat');
+    for (const secret of ['user-pw', 'query-pw', 'ssl-pw']) expect(shown).not.toContain(secret);
+    // Registered for redaction too, in case a driver message quotes them.
+    expect(queryCredentials(url)).toEqual(['query-pw', 'ssl-pw']);
+  });
+});
