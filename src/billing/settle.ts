@@ -17,6 +17,30 @@ export type PaidResult = { envelope: JobEnvelope } | { error: unknown };
 export interface SettleDeps {
   jobs: JobStore;
   log: Logger;
+  /** Waits between settle attempts (tests pass zeros). */
+  settleRetryDelaysMs?: readonly number[];
+}
+
+/**
+ * A settle is a local, idempotent write of what the POST taught us (ids, handle, charges): retried when the
+ * store is briefly unavailable (SQLite busy past its timeout, a dropped PostgreSQL connection), because a
+ * record left `pending` has no platform id to follow and its spend stays at the quote. Never the POST itself.
+ * Waits ~4 s in all, within a host's tool timeout.
+ */
+const SETTLE_RETRY_DELAYS_MS = [250, 1000, 3000] as const;
+
+async function settleDurably(rec: JobRecord, result: Parameters<JobStore['settle']>[1], deps: SettleDeps) {
+  const delays = deps.settleRetryDelaysMs ?? SETTLE_RETRY_DELAYS_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await deps.jobs.settle(rec.id, result);
+    } catch (err) {
+      const wait = delays[attempt];
+      if (wait === undefined) throw err;
+      deps.log.warn('store update after the POST failed; retrying', { ledger: rec.id, error: String(err) });
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 }
 
 const compact = (o: Record<string, string | undefined>): Record<string, string> =>
@@ -43,18 +67,22 @@ export async function settleSubmission(
   warnIfAboveQuote(deps.log, settled);
   const reconciliation = reconcile(settled);
   try {
-    await deps.jobs.settle(rec.id, {
-      outcome: 'submitted',
-      handle,
-      ref: sub.ref,
-      kind: sub.ref.kind,
-      status,
-      requestId: sub.requestId,
-      remote,
-      outputs: sub.outputs ?? [],
-      ...charges,
-      ...(sub.originalUrl !== undefined ? { originalUrl: sub.originalUrl } : {}),
-    });
+    await settleDurably(
+      rec,
+      {
+        outcome: 'submitted',
+        handle,
+        ref: sub.ref,
+        kind: sub.ref.kind,
+        status,
+        requestId: sub.requestId,
+        remote,
+        outputs: sub.outputs ?? [],
+        ...charges,
+        ...(sub.originalUrl !== undefined ? { originalUrl: sub.originalUrl } : {}),
+      },
+      deps,
+    );
   } catch (err) {
     // The job exists and the handle below is all the agent needs; the intent record still holds the spend.
     deps.log.error('store update after an accepted submission failed', { ledger: rec.id, handle, error: String(err) });
@@ -104,14 +132,16 @@ export async function settleFailure(
 ): Promise<PaidResult> {
   if (!maySent(err)) {
     const requestId = err instanceof PlatformError ? err.requestId : undefined;
-    await deps.jobs
-      .settle(rec.id, {
+    await settleDurably(
+      rec,
+      {
         outcome: 'rejected',
         status: 'failed',
         requestId,
         reason: err instanceof Error ? err.message : String(err),
-      })
-      .catch((e) => deps.log.error('store update (rejected) failed', { ledger: rec.id, error: String(e) }));
+      },
+      deps,
+    ).catch((e) => deps.log.error('store update (rejected) failed', { ledger: rec.id, error: String(e) }));
     return { error: err };
   }
   const unknown =
@@ -120,15 +150,17 @@ export async function settleFailure(
       : new SubmissionUnknownError(err instanceof PlatformError ? err : undefined, (err as PlatformError)?.requestId);
   if (!(err instanceof GenplatError)) deps.log.error('unexpected error while submitting', { error: String(err) });
   const handle = encodeHandle({ kind: 'submission', id: rec.id });
-  await deps.jobs
-    .settle(rec.id, {
+  await settleDurably(
+    rec,
+    {
       outcome: 'unknown',
       status: 'unknown',
       handle,
       requestId: unknown.requestId,
       reason: unknown.message,
-    })
-    .catch((e) => deps.log.error('store update (unknown) failed', { ledger: rec.id, error: String(e) }));
+    },
+    deps,
+  ).catch((e) => deps.log.error('store update (unknown) failed', { ledger: rec.id, error: String(e) }));
   deps.log.warn('submission outcome unknown', { ledger: rec.id, requestId: unknown.requestId });
   return {
     envelope: {
