@@ -62,14 +62,16 @@ export interface HttpConfig {
   allowedOrigins: string[];
   /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
   allowedHosts: string[];
-  /** Open sessions in total, all callers together. */
-  maxSessions: number;
   /**
-   * Open sessions per caller (token). Undefined = an even share of `maxSessions` (rounded down, at least 1),
-   * so every caller can always open its share however many sessions the others hold.
+   * Requests being answered at once, all callers together (HTTP is stateless: no sessions are kept; what holds
+   * memory is a request in flight, such as a 50 s wait_for_jobs).
    */
-  maxSessionsPerCaller?: number | undefined;
-  sessionIdleMs: number;
+  maxInFlight: number;
+  /**
+   * Requests in flight per caller (token). Undefined = an even share of `maxInFlight` (rounded down, at least 1),
+   * so every caller always gets its share however busy the others are.
+   */
+  maxInFlightPerCaller?: number | undefined;
   /** Requests per minute per token. */
   rateLimitPerMin: number;
 }
@@ -183,9 +185,11 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0, 65535).optional(),
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
   GENPLAT_HTTP_ALLOWED_HOSTS: z.string().optional(),
+  GENPLAT_HTTP_MAX_INFLIGHT: intFrom('GENPLAT_HTTP_MAX_INFLIGHT', 1, 10_000).optional(),
+  GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN: intFrom('GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN', 1, 10_000).optional(),
+  // 0.1 names (HTTP had sessions then): read as the in-flight limits so an old deployment keeps its caps.
   GENPLAT_HTTP_MAX_SESSIONS: intFrom('GENPLAT_HTTP_MAX_SESSIONS', 1, 10_000).optional(),
   GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN: intFrom('GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN', 1, 10_000).optional(),
-  GENPLAT_HTTP_SESSION_IDLE_MIN: intFrom('GENPLAT_HTTP_SESSION_IDLE_MIN', 1, 24 * 60).optional(),
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
@@ -530,9 +534,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       allowedOrigins,
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
       // 100 sessions / 30 min idle: a chat-ops team's clients with room to spare; the SDK example uses 30 min.
-      maxSessions: e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
-      maxSessionsPerCaller: e.GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN,
-      sessionIdleMs: (e.GENPLAT_HTTP_SESSION_IDLE_MIN ?? 30) * 60_000,
+      maxInFlight: e.GENPLAT_HTTP_MAX_INFLIGHT ?? e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
+      maxInFlightPerCaller: e.GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN ?? e.GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN,
       // 120/min = 2 requests/s sustained per caller: far above an agent's pace, low enough to stop a runaway loop.
       rateLimitPerMin: e.GENPLAT_HTTP_RATE_LIMIT ?? 120,
     },

@@ -8,12 +8,12 @@
  */
 
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
+import type { ToolAnswer } from '../protocol/consent-form.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
@@ -35,11 +35,11 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
         arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
         confirmation_token: z.string().min(1).describe('the quote token'),
       }),
-      outputSchema: JobEnvelopeShape,
+      outputSchema: z.object(JobEnvelopeShape),
       annotations: { title: 'Confirm a paid job', ...BILLABLE_ANNOTATIONS },
       _meta: uiMeta(JOB_VIEWER_URI, ['app']),
     },
-    async (input, extra): Promise<CallToolResult> => {
+    async (input, ctx): Promise<ToolAnswer> => {
       try {
         // `visibility: ["app"]` is a hint only hosts that render Apps honour: a client that declared no MCP
         // Apps support (a terminal host, an agent framework) lists this tool to its model like any other. Under
@@ -61,7 +61,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
           const issue = parsed.error.issues[0];
           throw new UserInputError(`arguments.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
         }
-        return await runBillable(server, spec, parsed.data, extra, deps, 'human');
+        return await runBillable(server, spec, parsed.data, ctx, deps, 'human');
       } catch (err) {
         return toolError(err, deps.log);
       }

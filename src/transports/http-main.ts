@@ -1,14 +1,16 @@
 /**
  * `genplat-mcp --http`: the shared parts (one ledger, one platform client, one poller, one catalog) plus a
- * Streamable HTTP listener that builds one MCP server per session for the authenticated caller.
+ * stateless Streamable HTTP listener that builds one MCP server per request for the authenticated caller.
  */
 import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
+import { TOKEN_TTL_MS } from '../cost/token.js';
 import { ConfigurationError } from '../errors.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createPoller } from '../jobs/poller.js';
-import { createLogger, type Logger, registerSecret } from '../log.js';
+import { type Logger, registerSecret } from '../log.js';
+import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
 import { openConfiguredStore } from '../store/index.js';
@@ -20,7 +22,7 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 export interface HttpRuntime {
   http: HttpServerHandle;
   sim: Simulator | undefined;
-  /** Closes the listener and sessions, then the poller, client, ledger and simulator. */
+  /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
 }
 
@@ -88,14 +90,14 @@ export async function startHttpRuntime(
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
 
+    // One codec for every per-request server: keyed from the store, so every instance of a fleet verifies it.
+    const consentState = consentStateCodec(() => jobs.consentKey(), TOKEN_TTL_MS);
     const http = await startHttpServer({
       ...config.http,
       log,
       ...(hooks.now ? { now: hooks.now } : {}),
-      newSession: (owner) =>
-        // A logger per session: buildServer forwards its logger's lines to that session's MCP log, and one
-        // caller must never see another caller's log lines (handles, ledger ids).
-        buildServer({ config, client, jobs, poller, catalog, owner, log: createLogger(config.logLevel) }),
+      buildServer: (owner) =>
+        buildServer({ config, client, jobs, poller, catalog, owner, log, consentState, perRequest: true }).server,
     });
     steps.push(() => http.close());
 

@@ -54,8 +54,8 @@ describe('bearer token', () => {
   });
 
   it('the SDK client without a token cannot connect', async () => {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const client = new Client({ name: 'anon', version: '0' });
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(f.url)))).rejects.toThrow();
     expect(f.sim.log.entries()).toHaveLength(0);

@@ -2,7 +2,7 @@
  * The paid flow over Streamable HTTP against the sandbox: quote → confirm with the token → wait until done,
  * and consent through an elicitation form, which needs the stateful session (mcp-notes 0.7).
  */
-import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpFixture, sc, startHttpFixture, TOKEN_A, TOKEN_B } from './helpers.js';
 

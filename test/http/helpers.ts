@@ -7,15 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Config, type HttpConfig, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
@@ -93,15 +86,14 @@ export async function startHttpFixture(opts: FixtureOptions = {}): Promise<HttpF
         { name: 'http-test', version: '0.0.0' },
         { capabilities: o.onElicit ? { elicitation: { form: {} } } : {} },
       );
-      if (o.onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => o.onElicit!(req));
+      if (o.onElicit) client.setRequestHandler('elicitation/create', (req) => o.onElicit!(req));
       await client.connect(transport);
       // The SDK client validates structuredContent only for tools it has listed.
       await client.listTools();
       const tc: TestClient = {
         client,
         transport,
-        call: async (name, args = {}) =>
-          (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult,
+        call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
         close: () => client.close(),
       };
       clients.push(tc);

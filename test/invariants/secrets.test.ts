@@ -16,12 +16,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  JSONRPCMessageSchema,
-  LoggingMessageNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultKind } from '../../src/sim/faults.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
@@ -84,16 +80,19 @@ async function session(
   const sources: Source[] = [];
   const results: CallToolResult[] = [];
   try {
-    h.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    h.client.setNotificationHandler('notifications/message', (n) => {
       sources.push({ name: 'mcp-logging', text: JSON.stringify(n.params) });
     });
     await h.client.setLoggingLevel('debug');
     let n = 0;
     const call = async (tool: string, args: Record<string, unknown>) => {
-      const r = (await h.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        onprogress: (p) => sources.push({ name: `progress:${tool}`, text: JSON.stringify(p) }),
-        timeout: 30_000,
-      })) as CallToolResult;
+      const r = (await h.client.callTool(
+        { name: tool, arguments: args },
+        {
+          onprogress: (p) => sources.push({ name: `progress:${tool}`, text: JSON.stringify(p) }),
+          timeout: 30_000,
+        },
+      )) as CallToolResult;
       results.push(r);
       sources.push({ name: `result#${n++}:${tool}`, text: JSON.stringify(r) });
       return r;
@@ -236,9 +235,12 @@ describe('invariants 5 and 6 over stdio: the built server as a child process', (
     const client = server.client;
     const results: string[] = [];
     const call = async (name: string, args: Record<string, unknown>) => {
-      const r = (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        timeout: 30_000,
-      })) as CallToolResult;
+      const r = (await client.callTool(
+        { name, arguments: args },
+        {
+          timeout: 30_000,
+        },
+      )) as CallToolResult;
       results.push(JSON.stringify(r));
       return r;
     };

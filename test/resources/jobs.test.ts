@@ -1,4 +1,3 @@
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, structured } from '../helpers/harness.js';
 
@@ -55,7 +54,7 @@ describe('job resources', () => {
     const handle = await created({ durationMs: 400 });
     const uri = `genplat://jobs/${handle}`;
     const updates: string[] = [];
-    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    h.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updates.push(n.params.uri);
     });
     await h.client.subscribeResource({ uri });
@@ -70,7 +69,7 @@ describe('job resources', () => {
     const handle = await created({ durationMs: 300 });
     const uri = `genplat://jobs/${handle}`;
     const updates: string[] = [];
-    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    h.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updates.push(n.params.uri);
     });
     await h.client.subscribeResource({ uri });
