@@ -19,6 +19,7 @@ import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
+import { portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 
@@ -82,8 +83,8 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       title: spec.title,
       description: spec.description,
       // Strict: an unknown or misspelt argument is refused (naming it) instead of silently dropped.
-      inputSchema: z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input),
-      outputSchema: z.object((billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape),
+      inputSchema: portableSchema(z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input)),
+      outputSchema: portableSchema(z.object((billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape)),
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),

@@ -14,6 +14,7 @@ import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
+import { portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
@@ -30,12 +31,14 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
     {
       title: 'Confirm a paid job (App button)',
       description: "The job viewer's Confirm button: starts the quoted job. Only the App calls it.",
-      inputSchema: z.strictObject({
-        tool: z.enum(names).describe('the quoted tool'),
-        arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
-        confirmation_token: z.string().min(1).describe('the quote token'),
-      }),
-      outputSchema: z.object(JobEnvelopeShape),
+      inputSchema: portableSchema(
+        z.strictObject({
+          tool: z.enum(names).describe('the quoted tool'),
+          arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
+          confirmation_token: z.string().min(1).describe('the quote token'),
+        }),
+      ),
+      outputSchema: portableSchema(z.object(JobEnvelopeShape)),
       annotations: { title: 'Confirm a paid job', ...BILLABLE_ANNOTATIONS },
       _meta: uiMeta(JOB_VIEWER_URI, ['app']),
     },
