@@ -34,6 +34,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createCatalog } from '../../src/catalog.js';
 import { createPlatformClient, type PlatformClientHandle } from '../../src/client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { TOKEN_TTL_MS } from '../../src/cost/token.js';
@@ -172,6 +173,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     const era = opts.era ?? testEra();
     const deps = {
       config,
+      // Shared like the poller: per-request instances (modern) must not each start a cold catalog cache.
+      catalog: createCatalog(platform),
       client: platform,
       jobs,
       poller,
