@@ -6,10 +6,20 @@
  * (the per-request `_meta` envelope and the `Mcp-Method` / `Mcp-Name` headers). Each request may be served
  * by another instance: nothing but the store links a task's polls to its creation.
  *
+ * Every task answer is also checked against the extension's own wire schemas (`@modelcontextprotocol/ext-tasks`
+ * core/v2, a pinned devDependency), so "our client accepts it" is not the only judge of the shape.
+ *
  * The 2025-era check goes through the harness's real SDK client (in-memory pair).
  */
+import {
+  CallToolResultV2Schema,
+  CancelTaskResultV2Schema,
+  CreateTaskResultV2Schema,
+  GetTaskResultV2Schema,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createPoller, type Poller } from '../../src/jobs/poller.js';
 import { createLogger } from '../../src/log.js';
 import { TASKS_EXTENSION } from '../../src/protocol/tasks.js';
@@ -95,6 +105,12 @@ async function start(opts: HarnessOptions = {}) {
   };
 }
 
+/** Fails with the schema's own message when `value` is not a valid instance (toBe(true) would hide why). */
+function expectShape(schema: z.ZodType, value: unknown): void {
+  const r = schema.safeParse(value);
+  expect(r.success ? 'ok' : z.prettifyError(r.error)).toBe('ok');
+}
+
 type Caller = Awaited<ReturnType<typeof start>> extends (...a: never[]) => infer C ? C : never;
 
 const callTool = (c: Caller, args: Json) => c('tools/call', { name: TOOL, arguments: args }, TOOL);
@@ -105,6 +121,7 @@ async function pollToEnd(c: Caller, taskId: string): Promise<Json> {
   for (let i = 0; i < 500; i++) {
     const r = await getTask(c, taskId);
     if (r.error) throw new Error(`tasks/get failed: ${r.error.message}`);
+    expectShape(GetTaskResultV2Schema, r.result);
     if (r.result?.status !== 'working') return r.result!;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -120,6 +137,7 @@ describe('a 2026-07-28 client that declares the tasks extension', () => {
     expect(created.error).toBeUndefined();
     const task = created.result!;
     expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: null });
+    expectShape(CreateTaskResultV2Schema, task);
     expect(typeof task.taskId).toBe('string');
     expect(typeof task.createdAt).toBe('string');
     expect(typeof task.lastUpdatedAt).toBe('string');
@@ -134,6 +152,7 @@ describe('a 2026-07-28 client that declares the tasks extension', () => {
     expect(done).toMatchObject({ resultType: 'complete', status: 'completed', taskId: task.taskId });
     const result = done.result as Json;
     expect(result.resultType).toBe('complete');
+    expectShape(CallToolResultV2Schema, result);
     expect(result.isError).toBeUndefined();
     const final = result.structuredContent as { status: string; handle: string; outputs: { url: string }[] };
     expect(final.status).toBe('completed');
@@ -183,6 +202,7 @@ describe('a 2026-07-28 client that declares the tasks extension', () => {
     expect(cancel.error).toBeUndefined();
     expect(cancel.result).toMatchObject({ resultType: 'complete', status: 'working', taskId });
     expect(cancel.result?.statusMessage).toMatch(/Not cancelled/);
+    expectShape(CancelTaskResultV2Schema, cancel.result);
 
     const after = await getTask(alice, taskId);
     expect(after.result).toMatchObject({ status: 'working', taskId });
@@ -235,5 +255,13 @@ describe('clients that take no tasks get the handle flow unchanged', () => {
     expect(structured(r).status).toBe('submitted');
     expect((r as Json).taskId).toBeUndefined();
     expect(h.sim.log.count(POSTS)).toBe(1);
+
+    // tasks/get on a 2025-era connection reaches our handler (the 2025 codec lists the method) and is refused
+    // the way the extension refuses a client that did not declare it on a 2026-07-28 request.
+    const err = await h.client.request({ method: 'tasks/get', params: { taskId: 'gt1.x.y' } }, z.looseObject({})).then(
+      () => undefined,
+      (e: { code?: number }) => e,
+    );
+    expect(err?.code).toBe(-32021);
   });
 });
