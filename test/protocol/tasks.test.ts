@@ -57,13 +57,13 @@ async function start(opts: HarnessOptions = {}) {
   const log = createLogger('error', () => {});
   poller = createPoller({ client: h.platform, jobs: h.jobs, log, intervalMs: { min: 20, max: 20 } });
   const deps = { config: h.config, client: h.platform, jobs: h.jobs, poller, log };
-  return (owner: string | undefined, withTasks = true) => {
+  return (owner: string | undefined, withTasks = true, extra: Json = {}) => {
     const handler = createMcpHandler(
       () => buildServer({ ...deps, ...(owner !== undefined ? { owner } : {}), perRequest: true }).server,
     );
     handlers.push(handler);
     let id = 0;
-    const capabilities = withTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+    const capabilities = { ...extra, ...(withTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) };
     return async (method: string, params: Json = {}, name?: string): Promise<RpcAnswer> => {
       const body = {
         jsonrpc: '2.0',
@@ -222,6 +222,62 @@ describe('a 2026-07-28 client that declares the tasks extension', () => {
     const result = done.result as Json;
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ status: 'failed', reason: 'script rejected by moderation' });
+    expect(h!.sim.log.count(POSTS)).toBe(1);
+  });
+});
+
+describe('consent comes first: only a started job becomes a task', () => {
+  it('token flow: the quote answers as today (no task, no POST); the confirmed call becomes a task', async () => {
+    const caller = await start({ config: { confirm: { mode: 'always' } } });
+    const alice = caller('alice');
+    const args = billableExample(TOOL).args(h!.sim, 7);
+    const quote = await callTool(alice, args);
+    expect(quote.result?.resultType).toBe('complete');
+    expect(quote.result?.taskId).toBeUndefined();
+    const q = quote.result?.structuredContent as Json;
+    expect(q.status).toBe('confirmation_required');
+    expect(h!.sim.log.count(POSTS)).toBe(0);
+
+    // Confirmed on another instance: the token and the task both live in the store.
+    const confirmed = await callTool(caller('alice'), { ...args, confirmation_token: q.confirmation_token });
+    expect(confirmed.result?.resultType).toBe('task');
+    expect(h!.sim.log.count(POSTS)).toBe(1);
+    const done = await pollToEnd(caller('alice'), confirmed.result!.taskId as string);
+    expect(done.status).toBe('completed');
+    expect(h!.sim.log.count(POSTS)).toBe(1);
+  });
+
+  it('form flow (input_required): a declined form is no task and no POST; an accepted one is a task', async () => {
+    const caller = await start({ config: { confirm: { mode: 'always' } } });
+    const alice = caller('alice', true, { elicitation: { form: {} } });
+    const args = billableExample(TOOL).args(h!.sim, 8);
+    const ask = await callTool(alice, args);
+    expect(ask.result?.resultType).toBe('input_required');
+    const requestState = ask.result?.requestState as string;
+    expect(typeof requestState).toBe('string');
+    const answer = (action: string, confirm: boolean) =>
+      alice(
+        'tools/call',
+        {
+          name: TOOL,
+          arguments: args,
+          inputResponses: { confirm: { action, content: { confirm } } },
+          requestState,
+        },
+        TOOL,
+      );
+
+    const declined = await answer('decline', false);
+    expect(declined.result?.resultType).toBe('complete');
+    expect((declined.result?.structuredContent as Json).status).toBe('declined');
+    expect(h!.sim.log.count(POSTS)).toBe(0);
+
+    const accepted = await answer('accept', true);
+    expect(accepted.result?.resultType).toBe('task');
+    expectShape(CreateTaskResultV2Schema, accepted.result);
+    expect(h!.sim.log.count(POSTS)).toBe(1);
+    const done = await pollToEnd(alice, accepted.result!.taskId as string);
+    expect(done.status).toBe('completed');
     expect(h!.sim.log.count(POSTS)).toBe(1);
   });
 });
