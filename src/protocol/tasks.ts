@@ -204,7 +204,7 @@ export function registerTaskHandlers(server: McpServer, deps: TaskDeps): void {
     if (!clientWantsTasks(server)) {
       throw new MissingRequiredClientCapabilityError({
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-      } as never);
+      });
     }
   };
   server.server.setRequestHandler('tasks/get', { params: TaskParams }, async (params) => {
