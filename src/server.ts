@@ -19,6 +19,7 @@ import type { Logger, LogLevel } from './log.js';
 import { registerPrompts } from './prompts.js';
 import { isModern } from './protocol/era.js';
 import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';
+import { registerTaskHandlers, TASKS_CAPABILITY } from './protocol/tasks.js';
 import { registerTools } from './tool-runtime.js';
 
 export interface ServerDeps {
@@ -95,6 +96,8 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
         resources: { subscribe: !deps.perRequest, listChanged: true },
         tools: { listChanged: true },
         prompts: { listChanged: true },
+        // MCP tasks for long paid jobs (src/protocol/tasks.ts): optional, offered only to clients that declare it.
+        extensions: { ...TASKS_CAPABILITY },
       },
       debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
       // The confirmation form's state (2026-07-28): refused by the SDK before any handler if forged or expired.
@@ -126,6 +129,7 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
   registerAppResources(server, deps.config);
   registerPrompts(server, runtime);
+  registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
 
   // Logs also go to MCP logging on 2025-era connections (a debugging aid; stderr stays the main log). A
   // 2026-07-28 client has no session to send them on (logging is per request there and deprecated).

@@ -21,6 +21,7 @@ import type { Logger } from './log.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
 import { portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
+import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 
 export interface RuntimeDeps {
@@ -194,6 +195,9 @@ export async function runBillable(
     return askWithForm(message, envelope.confirmation_token as string, deps.consentState, extra);
   }
   const env = result.envelope;
+  // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
+  // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
+  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server)) return taskResult(env, deps);
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);
