@@ -122,9 +122,10 @@ describe('a callback ends a wait early (HTTP mode, webhooks on)', () => {
   it('the wait ends with the job completed right after the sim calls back, at the cost of one status read', async () => {
     fx = await fixture();
     const a = await fx.start();
-    // Long enough that the wait's first read sees `processing`; the sim calls back when it finishes.
-    const job = await talkingVideo(fx, a, 400);
+    // Long enough that the first read sees `processing`; the sim calls back when it finishes.
+    const job = await talkingVideo(fx, a, 2000);
     expect(job.hook).toMatch(new RegExp(`^${a.origin}/hooks/[0-9a-f-]{36}\\.[\\w-]{32}$`));
+    expect(sc(await a.call('get_job', { handle: job.handle })).status).toBe('processing');
 
     const r = sc(await a.call('wait_for_jobs', { handles: [job.handle], max_wait_s: 30 }));
     const jobs = r.jobs as { status: string; outputs: unknown[] }[];
@@ -150,8 +151,10 @@ describe('a callback ends a wait early (HTTP mode, webhooks on)', () => {
     const hints = inProcessHints();
     const a = await fx.start({ hints });
     const b = await fx.start({ hints });
-    const job = await talkingVideo(fx, a, 400);
+    const job = await talkingVideo(fx, a, 2000);
     expect(job.hook?.startsWith(`${a.origin}/hooks/`)).toBe(true);
+    // B has read the job once (processing) and would not read it again for 10 minutes.
+    expect(sc(await b.call('get_job', { handle: job.handle })).status).toBe('processing');
     const r = sc(await b.call('wait_for_jobs', { handles: [job.handle], max_wait_s: 30 }));
     expect((r.jobs as { status: string }[])[0]?.status).toBe('completed');
   });
