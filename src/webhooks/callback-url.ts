@@ -27,11 +27,6 @@ export function callbackUrl(base: string, ledgerId: string, key: Buffer): string
   return `${base}${HOOK_PREFIX}${ledgerId}.${mac(ledgerId, key)}`;
 }
 
-/** True when `url` is one of ours under `base` (so it can be told apart from an agent's own webhook_url). */
-export function isOurCallback(base: string, url: unknown): boolean {
-  return typeof url === 'string' && url.startsWith(`${base}${HOOK_PREFIX}`);
-}
-
 /**
  * The ledger id a hook path names, if its MAC is right; undefined for anything else (no detail: a prober
  * learns nothing from the answer).
