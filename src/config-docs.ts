@@ -139,7 +139,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PUBLIC_URL',
     meaning:
-      'Reserved for a future webhook receiver (HTTP mode). Validated (https) but not used yet: jobs are followed by polling only.',
+      'HTTP mode: the https URL under which this server is reachable from the internet. Set, it turns webhooks on: calls to endpoints that accept `webhook_url` (talking-actor, product-in-hand, content library, enterprise models that state support) where the agent gave none carry a per-job callback URL `<this>/hooks/<id>`, and a callback makes the server read that job at once, so waits end early. Polling stays the fallback; a callback is never trusted for status, outputs or charges.',
     default: 'unset',
   },
   {

@@ -110,7 +110,10 @@ export interface Config {
   /** Must stay below the host's ~60 s tool timeout so a silent form falls back to a token in time. */
   elicitationTimeoutMs: number;
   http: HttpConfig;
-  /** Reserved for a webhook receiver that is not built yet (issue 5, optional): validated, unused; polling only. */
+  /**
+   * HTTP mode: our public https base; set = webhooks on (per-job callback URLs `<base>/hooks/<id>`, receiver in
+   * src/webhooks/). The proxy in front must forward `<base>/hooks/*` to this server's `/hooks/*`.
+   */
   publicUrl: string | undefined;
   /**
    * `GENPLAT_CONSENT`: `human` = only a person's answer (App click, elicitation form) confirms a paid call; a

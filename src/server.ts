@@ -8,6 +8,7 @@ import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resource
 import { ALL_TOOLS } from '../tools/index.js';
 import { registerConfirmTool } from './apps/confirm-tool.js';
 import { registerAppResources } from './apps/register.js';
+import type { CallbackUrlMaker } from './billing/callback.js';
 import { type Catalog, createCatalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -48,6 +49,8 @@ export interface ServerDeps {
    * change notifications go through the HTTP handler's event bus instead (src/transports/http.ts).
    */
   perRequest?: boolean;
+  /** HTTP mode with a public URL: our per-job callback URL for endpoints that accept `webhook_url`. */
+  callbackUrl?: CallbackUrlMaker;
 }
 
 /** Six lines: the flow every host's model should follow (some hosts show nothing else about the server). */
@@ -123,6 +126,7 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
     consentState,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
+    ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
   };
   registerTools(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
   registerConfirmTool(server, deps.tools ?? ALL_TOOLS, runtimeDeps);

@@ -8,6 +8,7 @@
 import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
+import type { CallbackUrlMaker } from './billing/callback.js';
 import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
@@ -39,6 +40,8 @@ export interface RuntimeDeps {
   tokenTtlMs?: number;
   /** Signs the 2026-07-28 confirmation form's `requestState` (also the server's verify hook). */
   consentState: ConsentStateCodec;
+  /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/billing/callback.ts). */
+  callbackUrl?: CallbackUrlMaker | undefined;
 }
 
 type Extra = ServerContext;
@@ -187,6 +190,7 @@ export async function runBillable(
       now: deps.now ?? Date.now,
       tokenTtlMs: deps.tokenTtlMs,
       onStep: stepReached(deps.config.testKillAt),
+      callbackUrl: deps.callbackUrl,
     },
   );
   if ('error' in result) return toolError(result.error, deps.log);

@@ -26,6 +26,7 @@ import { checkWebhookUrl } from '../guards/url.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import { type CallbackUrlMaker, withCallback } from './callback.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
 import { type PaidStep, stepReached } from './steps.js';
 
@@ -44,6 +45,8 @@ export interface BillingDeps {
   tokenTtlMs?: number | undefined;
   /** Test-only: called at each named step of a paid call (`steps.ts`). */
   onStep?: ((step: PaidStep) => void) | undefined;
+  /** HTTP mode with a public URL: our per-job callback URL (`callback.ts`); undefined = polling only. */
+  callbackUrl?: CallbackUrlMaker | undefined;
 }
 
 export interface PaidCallArgs {
@@ -149,13 +152,15 @@ export async function runPaidCall(
   const rec = admitted.record;
   deps.onStep?.('after_admit');
   deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: estimate.credits, consent: decision.consent });
+  // The consented request, plus at most our callback URL (it names the record, so it exists only now).
+  const sent = await withCallback(spec, input, ctx, request, rec.id, deps.callbackUrl, deps.log);
 
   let sub: Awaited<ReturnType<typeof spec.run>>;
   try {
     // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
     // the job's id, so a cancelled call must still read it into the store (invariant 3). Tools that pass
     // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
-    sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, request);
+    sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, sent);
   } catch (err) {
     return settleFailure(rec, err, kind, estimate, deps);
   }

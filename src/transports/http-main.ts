@@ -14,6 +14,9 @@ import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
 import { openConfiguredStore } from '../store/index.js';
+import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
+import { inProcessHints, type JobHints } from '../webhooks/hints.js';
+import { webhookReceiver } from '../webhooks/receiver.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
 
@@ -34,6 +37,17 @@ export interface HttpRuntime {
 export interface HttpRuntimeHooks {
   pollIntervalMs?: number;
   now?: () => number;
+  /**
+   * Tests and the bench only: webhooks on with this listener's own loopback origin as the callback base, for a
+   * simulator started with `allowLoopbackWebhooks`. Production takes the base from GENPLAT_PUBLIC_URL, which
+   * the config accepts only as https.
+   */
+  loopbackWebhooks?: boolean;
+  /**
+   * The cross-instance "job changed" channel for webhook hints (default: in-process only). THE FLEET'S
+   * PostgreSQL LISTEN/NOTIFY PUB/SUB PLUGS IN HERE (see src/webhooks/hints.ts).
+   */
+  hints?: JobHints;
 }
 
 export async function startHttpRuntime(
@@ -90,16 +104,54 @@ export async function startHttpRuntime(
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
 
+    // Webhooks (issue 11 item 5): our callback URL on endpoints that accept one, and its receiver.
+    const hints = hooks.hints ?? inProcessHints();
+    steps.push(hints.subscribe((key) => poller.wake(key)));
+    let consentKey: Promise<Buffer> | undefined;
+    const key = () => {
+      // The key never changes once created; a failed read is not remembered (the next call tries again).
+      consentKey ??= jobs.consentKey().catch((err) => {
+        consentKey = undefined;
+        throw err;
+      });
+      return consentKey;
+    };
+    // The loopback base is known once the listener has its port (set below, before any request is served).
+    let callbackBase = config.publicUrl;
+    const webhooksOn = callbackBase !== undefined || hooks.loopbackWebhooks === true;
+    const callbackUrl = webhooksOn
+      ? async (ledgerId: string) => {
+          if (!callbackBase) throw new Error('callback base URL not known yet');
+          return makeCallbackUrl(callbackBase, ledgerId, await key());
+        }
+      : undefined;
+
     // One codec for every per-request server: keyed from the store, so every instance of a fleet verifies it.
     const consentState = consentStateCodec(() => jobs.consentKey(), TOKEN_TTL_MS);
     const http = await startHttpServer({
       ...config.http,
       log,
       ...(hooks.now ? { now: hooks.now } : {}),
+      ...(webhooksOn
+        ? { routes: [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })] }
+        : {}),
       buildServer: (owner) =>
-        buildServer({ config, client, jobs, poller, catalog, owner, log, consentState, perRequest: true }).server,
+        buildServer({
+          config,
+          client,
+          jobs,
+          poller,
+          catalog,
+          owner,
+          log,
+          consentState,
+          perRequest: true,
+          ...(callbackUrl ? { callbackUrl } : {}),
+        }).server,
     });
     steps.push(() => http.close());
+    if (hooks.loopbackWebhooks && !config.publicUrl) callbackBase = `http://127.0.0.1:${http.port}`;
+    if (webhooksOn) log.info(`webhooks on: job callbacks to ${callbackBase}/hooks/… end waits early`);
 
     if (!isLoopbackBind(config.http.host)) {
       for (const line of [
