@@ -269,7 +269,7 @@ describe('consent comes first: only a started job becomes a task', () => {
 
     const declined = await answer('decline', false);
     expect(declined.result?.resultType).toBe('complete');
-    expect((declined.result?.structuredContent as Json).status).toBe('declined');
+    expect((declined.result?.structuredContent as Json | undefined)?.status).toBe('declined');
     expect(h!.sim.log.count(POSTS)).toBe(0);
 
     const accepted = await answer('accept', true);
