@@ -14,13 +14,20 @@ import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
 import { openConfiguredStore } from '../store/index.js';
+import { openPubSub, type PubSub } from '../store/pubsub.js';
+import { pubSubEventBus } from './event-bus.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
+
+/** The job resource template's prefix (resources/): `genplat://jobs/{handle}`. */
+const JOB_URI_PREFIX = 'genplat://jobs/';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 export interface HttpRuntime {
   http: HttpServerHandle;
+  /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
+  pubsub: PubSub;
   sim: Simulator | undefined;
   /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
@@ -89,6 +96,11 @@ export async function startHttpRuntime(
     });
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
+    // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
+    const pubsub = await openPubSub(config, log);
+    steps.push(() => pubsub.close());
+    const bus = pubSubEventBus(pubsub, log);
+    steps.push(() => bus.close());
 
     // One codec for every per-request server: keyed from the store, so every instance of a fleet verifies it.
     const consentState = consentStateCodec(() => jobs.consentKey(), TOKEN_TTL_MS);
@@ -96,10 +108,30 @@ export async function startHttpRuntime(
       ...config.http,
       log,
       ...(hooks.now ? { now: hooks.now } : {}),
-      buildServer: (owner) =>
-        buildServer({ config, client, jobs, poller, catalog, owner, log, consentState, perRequest: true }).server,
+      bus,
+      buildServer: (owner, era) =>
+        buildServer({
+          config,
+          client,
+          jobs,
+          poller,
+          catalog,
+          owner,
+          log,
+          consentState,
+          perRequest: true,
+          listenStreams: era === 'modern',
+        }).server,
     });
     steps.push(() => http.close());
+    // A job this instance's poller saw change is news for listen streams on every instance. Its first read here
+    // is not (the job may have been read elsewhere long ago), unless it is already terminal.
+    steps.push(
+      poller.onChange((change) => {
+        if (change.previous === undefined && change.view.status === 'processing') return;
+        http.handler.notify.resourceUpdated(`${JOB_URI_PREFIX}${change.handle}`);
+      }),
+    );
 
     if (!isLoopbackBind(config.http.host)) {
       for (const line of [
@@ -114,7 +146,7 @@ export async function startHttpRuntime(
         say(line);
     }
     log.info(`ready on ${http.url} (${config.http.tokens.length} token(s); state dir ${config.stateDir})`);
-    return { http, sim, close: closeAll };
+    return { http, pubsub, sim, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
