@@ -42,7 +42,7 @@ describe.each([
     const hubs = name === 'PostgreSQL' ? [a, b] : [a];
     const got: string[][] = hubs.map(() => []);
     const other: string[] = [];
-    hubs.forEach((h, i) => h.subscribe('job_hints', (p) => got[i]!.push(p)));
+    for (const [i, h] of hubs.entries()) h.subscribe('job_hints', (p) => got[i]!.push(p));
     a.subscribe('other_channel', (p) => other.push(p));
     // LISTEN is issued on subscribe; a round trip on the same connection makes sure it is in place.
     await a.publish('warmup', '');
