@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects: the whole suite through a 2025-11-25 client (`legacy`), and every test that goes through the
  * harness (test/helpers/harness.ts) again through a 2026-07-28 client (`modern`: SDK v2 client pinned to the
- * new revision, served per request by `createMcpHandler`). Each invariant test thus runs in both eras.
+ * new revision, served per request by `createMcpHandler`). Each invariant test thus runs in both eras. The HTTP
+ * tests (test/http, the HTTP fleet) read the era from GENPLAT_TEST_ERA through test/http/helpers.ts and run in both.
  */
 const HARNESS_FILES = (() => {
   // Computed at config time: the files that import the harness are the ones an era changes.
@@ -14,7 +15,9 @@ const HARNESS_FILES = (() => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.test.ts') && readFileSync(p, 'utf8').includes('helpers/harness')) out.push(p);
+      else if (!p.endsWith('.test.ts')) continue;
+      else if (p.startsWith(join('test', 'http')) || readFileSync(p, 'utf8').match(/helpers\/harness|http\/helpers/))
+        out.push(p);
     }
   };
   walk('test');

@@ -536,7 +536,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       tokens: [...new Set(splitTokens(e.GENPLAT_HTTP_TOKEN))],
       allowedOrigins,
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
-      // 100 sessions / 30 min idle: a chat-ops team's clients with room to spare; the SDK example uses 30 min.
+      // 100 requests in flight per instance: a chat-ops team's clients, each with a 50 s wait open, with room to spare.
       maxInFlight: e.GENPLAT_HTTP_MAX_INFLIGHT ?? e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
       maxInFlightPerCaller: e.GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN ?? e.GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN,
       // 120/min = 2 requests/s sustained per caller: far above an agent's pace, low enough to stop a runaway loop.

@@ -51,6 +51,12 @@ export interface ServerDeps {
   perRequest?: boolean;
   /** HTTP mode with a public URL: our per-job callback URL for endpoints that accept `webhook_url`. */
   callbackUrl?: CallbackUrlMaker;
+  /**
+   * With `perRequest`: this instance answers a 2026-07-28 client, whose per-resource updates come on a
+   * `subscriptions/listen` stream fed by the HTTP handler's event bus. The SDK honours a listen filter's
+   * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
+   */
+  listenStreams?: boolean;
 }
 
 /** Six lines: the flow every host's model should follow (some hosts show nothing else about the server). */
@@ -96,7 +102,7 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
       instructions: INSTRUCTIONS,
       capabilities: {
         logging: {},
-        resources: { subscribe: !deps.perRequest, listChanged: true },
+        resources: { subscribe: !deps.perRequest || deps.listenStreams === true, listChanged: true },
         tools: { listChanged: true },
         prompts: { listChanged: true },
         // MCP tasks for long paid jobs (src/protocol/tasks.ts): optional, offered only to clients that declare it.

@@ -14,16 +14,23 @@ import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
 import { openConfiguredStore } from '../store/index.js';
+import { openPubSub, type PubSub } from '../store/pubsub.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
-import { inProcessHints, type JobHints } from '../webhooks/hints.js';
+import { type JobHints, pubSubHints } from '../webhooks/hints.js';
 import { webhookReceiver } from '../webhooks/receiver.js';
+import { pubSubEventBus } from './event-bus.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
+
+/** The job resource template's prefix (resources/): `genplat://jobs/{handle}`. */
+const JOB_URI_PREFIX = 'genplat://jobs/';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 export interface HttpRuntime {
   http: HttpServerHandle;
+  /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
+  pubsub: PubSub;
   sim: Simulator | undefined;
   /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
@@ -103,9 +110,15 @@ export async function startHttpRuntime(
     });
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
+    // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
+    const pubsub = await openPubSub(config, log);
+    steps.push(() => pubsub.close());
+    const bus = pubSubEventBus(pubsub, log);
+    steps.push(() => bus.close());
 
     // Webhooks (issue 11 item 5): our callback URL on endpoints that accept one, and its receiver.
-    const hints = hooks.hints ?? inProcessHints();
+    // Hints from a callback that landed on any instance wake this instance's waiters too.
+    const hints = hooks.hints ?? pubSubHints(pubsub, log);
     steps.push(hints.subscribe((key) => poller.wake(key)));
     let consentKey: Promise<Buffer> | undefined;
     const key = () => {
@@ -135,7 +148,8 @@ export async function startHttpRuntime(
       ...(webhooksOn
         ? { routes: [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })] }
         : {}),
-      buildServer: (owner) =>
+      bus,
+      buildServer: (owner, era) =>
         buildServer({
           config,
           client,
@@ -146,12 +160,21 @@ export async function startHttpRuntime(
           log,
           consentState,
           perRequest: true,
+          listenStreams: era === 'modern',
           ...(callbackUrl ? { callbackUrl } : {}),
         }).server,
     });
     steps.push(() => http.close());
     if (hooks.loopbackWebhooks && !config.publicUrl) callbackBase = `http://127.0.0.1:${http.port}`;
     if (webhooksOn) log.info(`webhooks on: job callbacks to ${callbackBase}/hooks/… end waits early`);
+    // A job this instance's poller saw change is news for listen streams on every instance. Its first read here
+    // is not (the job may have been read elsewhere long ago), unless it is already terminal.
+    steps.push(
+      poller.onChange((change) => {
+        if (change.previous === undefined && change.view.status === 'processing') return;
+        http.handler.notify.resourceUpdated(`${JOB_URI_PREFIX}${change.handle}`);
+      }),
+    );
 
     if (!isLoopbackBind(config.http.host)) {
       for (const line of [
@@ -166,7 +189,7 @@ export async function startHttpRuntime(
         say(line);
     }
     log.info(`ready on ${http.url} (${config.http.tokens.length} token(s); state dir ${config.stateDir})`);
-    return { http, sim, close: closeAll };
+    return { http, pubsub, sim, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

@@ -43,9 +43,9 @@ export interface HttpServerOptions {
   rateLimitPerMin: number;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Builds the MCP server that answers one request of this caller. */
-  buildServer(owner: string): McpServer;
-  /** Change events for `subscriptions/listen` streams (default: in-process only). */
+  /** Builds the MCP server that answers one request of this caller, in the request's protocol era. */
+  buildServer(owner: string, era: 'legacy' | 'modern'): McpServer;
+  /** Change events for `subscriptions/listen` streams (default: in-process only; a fleet passes one over PostgreSQL). */
   bus?: ServerEventBus;
   /** Routes outside the MCP endpoint, checked before it (no bearer token: each route authenticates itself). */
   routes?: ExtraRoute[];
@@ -91,11 +91,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   const validateOrigin = originValidation(allowedOriginHostNames(opts.host, opts.allowedHosts, opts.allowedOrigins));
 
   const handler = createMcpHandler(
-    ({ authInfo }) => {
+    ({ authInfo, era }) => {
       const owner = authInfo?.clientId;
       // Unreachable: every request reaching the handler was authenticated below.
       if (!owner) throw new Error('unauthenticated request reached the MCP handler');
-      return opts.buildServer(owner);
+      return opts.buildServer(owner, era);
     },
     {
       ...(opts.bus ? { bus: opts.bus } : {}),

@@ -2,10 +2,11 @@
  * "Job X may have changed": what the instance that received a platform callback tells the others, so their
  * waiters wake at once too (a fleet behind a load balancer: the callback lands on any instance).
  *
- * The default is in-process only (one instance, or a fleet whose other instances simply keep polling). The
- * fleet's shared pub/sub over PostgreSQL LISTEN/NOTIFY plugs in here: pass an implementation of `JobHints` as
- * `HttpRuntimeHooks.hints` / wire it in `startHttpRuntime` (src/transports/http-main.ts).
+ * `startHttpRuntime` uses `pubSubHints` over the store's pub/sub (PostgreSQL LISTEN/NOTIFY in a fleet); tests may
+ * pass `inProcessHints()` shared by several runtimes as `HttpRuntimeHooks.hints`.
  */
+import type { Logger } from '../log.js';
+import type { PubSub } from '../store/pubsub.js';
 
 export interface JobHints {
   /** Tells every instance (this one included) that the job with this `jobKey` was just read after a callback. */
@@ -30,6 +31,26 @@ export function inProcessHints(): JobHints {
     subscribe(fn) {
       subs.add(fn);
       return () => subs.delete(fn);
+    },
+  };
+}
+
+/** The channel of job hints on the shared pub/sub (src/store/pubsub.ts). */
+export const JOB_HINT_CHANNEL = 'job_hint';
+
+/**
+ * Hints over the store's pub/sub: PostgreSQL LISTEN/NOTIFY in a fleet, in-process on SQLite. A hint lost while an
+ * instance reconnects costs nothing but latency: its waiters still poll.
+ */
+export function pubSubHints(pubsub: PubSub, log: Logger): JobHints {
+  return {
+    publish(jobKey) {
+      pubsub
+        .publish(JOB_HINT_CHANNEL, jobKey)
+        .catch((err) => log.debug('job hint not published', { error: String(err) }));
+    },
+    subscribe(fn) {
+      return pubsub.subscribe(JOB_HINT_CHANNEL, fn);
     },
   };
 }
