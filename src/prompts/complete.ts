@@ -34,8 +34,8 @@ export const SOURCES = {
  * schema object itself, so `.describe()` must come before this call (it returns a copy without the mark).
  */
 export function completed(deps: PromptDeps, description: string, source: Source) {
-  /* @mcp-codemod-error completable() first argument contains an optional wrapper inside its method chain — v2 resolves completion metadata after unwrapping an outer optional wrapper, so the v1 nesting returns empty completion lists. Move the optional wrapping to the completable(...) result (completable(schema, cb).optional()) and rebuild the rest of the chain around it. */
-  return completable(z.string().optional().describe(description), async (value, context) => {
+  // v2 finds the completer only on the schema inside the outer optional, so `.optional()` goes last.
+  return completable(z.string().describe(description), async (value, context) => {
     try {
       const prefix = (value ?? '').toLowerCase();
       const all = await source(deps, context?.arguments ?? {});
@@ -44,13 +44,12 @@ export function completed(deps: PromptDeps, description: string, source: Source)
       deps.log.debug('prompt completion failed', { error: String(err) });
       return [];
     }
-  });
+  }).optional();
 }
 
 /** An optional argument with a fixed set of values; prompts/get rejects any other value. */
 export function oneOf<const T extends readonly [string, ...string[]]>(description: string, values: T) {
-  /* @mcp-codemod-error completable() first argument contains an optional wrapper inside its method chain — v2 resolves completion metadata after unwrapping an outer optional wrapper, so the v1 nesting returns empty completion lists. Move the optional wrapping to the completable(...) result (completable(schema, cb).optional()) and rebuild the rest of the chain around it. */
-  return completable(z.enum(values).optional().describe(description), (value) =>
+  return completable(z.enum(values).describe(description), (value) =>
     values.filter((v) => v.startsWith((value ?? '').toLowerCase())),
-  );
+  ).optional();
 }
