@@ -30,13 +30,6 @@ const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/contract/__snapshots__
 // The sandbox's 'demo' timing finishes a talking video in seconds; 120 s is a hung server, not a slow one.
 const JOB_DEADLINE_MS = 120_000;
 
-// Known gap, kept like a baseline entry: over stdio, SDK 2.4's serveStdio gives a 2026-07-28 handler neither the
-// client's declared capabilities (getClientCapabilities() is undefined, ctx.mcpReq._meta is empty) nor does it
-// backfill them as createMcpHandler does, so a stdio client that declares elicitation is quoted a token instead
-// of getting `input_required`. The smoke asserts that current behaviour and fails once it changes: then
-// set this to false so the form and forged-state rounds run on stdio too.
-const STDIO_FORM_GAP = true;
-
 const work = mkdtempSync(join(tmpdir(), 'genplat-modern-smoke-'));
 const children = [];
 const say = (line) => console.error(`modern-smoke ${line}`);
@@ -137,14 +130,6 @@ async function formFlow(label, transport) {
   try {
     const args = { ...(await pickInputs(client)), voice_script: `Modern smoke, input_required over ${label}.` };
     const sent = sc(await call(client, 'create_talking_video', args));
-    if (label === 'stdio' && STDIO_FORM_GAP) {
-      check(asked === 0 && sent.status === 'confirmation_required', 'stdio form gap closed: set STDIO_FORM_GAP=false', {
-        asked,
-        status: sent.status,
-      });
-      say(`(${label}): KNOWN GAP: a 2026 stdio client declaring elicitation gets a token, not input_required`);
-      return;
-    }
     check(asked === 1 && sent.status === 'submitted' && typeof sent.handle === 'string', 'input_required', {
       asked,
       sent,
@@ -217,8 +202,7 @@ async function overStdio() {
     await client.close();
   }
   await formFlow('stdio', stdioTransport('stdio-form'));
-  // Without an input_required round on stdio (STDIO_FORM_GAP) there is no requestState to forge.
-  if (!STDIO_FORM_GAP) await forgedState('stdio', stdioTransport('stdio-forged'));
+  await forgedState('stdio', stdioTransport('stdio-forged'));
   say(`(stdio): OK in ${Math.round(performance.now() - started)} ms`);
 }
 
