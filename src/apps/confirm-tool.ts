@@ -8,12 +8,13 @@
  */
 
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
+import { clientCapabilities } from '../protocol/era.js';
 import { portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
@@ -47,7 +48,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
         // `visibility: ["app"]` is a hint only hosts that render Apps honour: a client that declared no MCP
         // Apps support (a terminal host, an agent framework) lists this tool to its model like any other. Under
         // GENPLAT_CONSENT=human the click must come from a View, so such a client cannot use this entrance.
-        if (deps.config.consent === 'human' && !clientShowsApps(server)) {
+        if (deps.config.consent === 'human' && !clientShowsApps(server, ctx)) {
           throw new UserInputError(
             'confirm_paid_call',
             'GENPLAT_CONSENT=human: this client declared no MCP Apps support, so no person clicked Confirm in a View',
@@ -72,8 +73,11 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
   );
 }
 
-/** The client declared the MCP Apps extension with the View's MIME type (ext-apps `getUiCapability`). */
-function clientShowsApps(server: McpServer): boolean {
-  const caps = server.server.getClientCapabilities() as Parameters<typeof getUiCapability>[0];
+/**
+ * The client declared the MCP Apps extension with the View's MIME type (ext-apps `getUiCapability`), on this
+ * request's envelope (2026) or at initialize (2025): `clientCapabilities` reads both.
+ */
+function clientShowsApps(server: McpServer, ctx: ServerContext): boolean {
+  const caps = clientCapabilities(server, ctx) as Parameters<typeof getUiCapability>[0];
   return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }

@@ -34,7 +34,7 @@ export const SOURCES = {
  * schema object itself, so `.describe()` must come before this call (it returns a copy without the mark).
  */
 export function completed(deps: PromptDeps, description: string, source: Source) {
-  // v2 reads completion metadata after unwrapping an outer optional: the optional goes outside completable().
+  // v2 finds the completer only on the schema inside the outer optional, so `.optional()` goes last.
   return completable(z.string().describe(description), async (value, context) => {
     try {
       const prefix = (value ?? '').toLowerCase();

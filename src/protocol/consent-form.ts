@@ -36,8 +36,8 @@ function formSchema(message: string) {
 /** Which way this request's client can be asked with a form, if any. */
 export function formCarrierFor(server: McpServer, ctx: ServerContext, config: Config): 'mrtr' | 'push' | undefined {
   if (config.elicitation !== 'auto') return undefined;
-  if (!clientCapabilities(server)?.elicitation) return undefined;
-  const name = clientName(server);
+  if (!clientCapabilities(server, ctx)?.elicitation) return undefined;
+  const name = clientName(server, ctx);
   if (name && config.elicitationSkipClients.includes(name)) return undefined;
   if (isModern(server)) return 'mrtr';
   return isStatelessLegacyHttp(server, ctx) ? undefined : 'push';
