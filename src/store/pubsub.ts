@@ -16,7 +16,7 @@ export interface PubSub {
   readonly description: string;
   /**
    * Sends `payload` to every subscriber of `channel` on every instance (this one included).
-   * @throws Error for a channel name outside `[a-z][a-z0-9_]{0,39}` or a payload over 7,900 bytes.
+   * @throws Error for a channel name outside `[a-z][a-z0-9_]{0,39}`, a payload over 7,900 bytes or one with NUL.
    */
   publish(channel: string, payload: string): Promise<void>;
   /** Calls `fn` for every message on `channel` from now on; returns the unsubscribe function (idempotent). */
@@ -33,6 +33,9 @@ const PREFIX = 'genplat_';
 
 function checkMessage(channel: string, payload: string): void {
   if (!CHANNEL_RE.test(channel)) throw new Error(`pubsub channel "${channel}" must match ${CHANNEL_RE.source}`);
+  // PostgreSQL text cannot hold NUL ("invalid byte sequence for encoding UTF8: 0x00"). Refused on both backends,
+  // so a caller that would only fail in a fleet fails in process too (a job key has NUL: src/webhooks/hints.ts).
+  if (payload.includes('\u0000')) throw new Error(`pubsub payload on "${channel}" contains a NUL character`);
   if (Buffer.byteLength(payload, 'utf8') > MAX_PAYLOAD_BYTES) {
     throw new Error(`pubsub payload on "${channel}" is over ${MAX_PAYLOAD_BYTES} bytes`);
   }
