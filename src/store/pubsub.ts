@@ -16,7 +16,7 @@ export interface PubSub {
   readonly description: string;
   /**
    * Sends `payload` to every subscriber of `channel` on every instance (this one included).
-   * @throws Error for a channel name outside `[a-z][a-z0-9_]{0,39}` or a payload over 7,900 bytes.
+   * @throws Error for a channel name outside `[a-z][a-z0-9_]{0,39}`, a payload over 7,900 bytes or one with NUL.
    */
   publish(channel: string, payload: string): Promise<void>;
   /** Calls `fn` for every message on `channel` from now on; returns the unsubscribe function (idempotent). */
@@ -33,6 +33,9 @@ const PREFIX = 'genplat_';
 
 function checkMessage(channel: string, payload: string): void {
   if (!CHANNEL_RE.test(channel)) throw new Error(`pubsub channel "${channel}" must match ${CHANNEL_RE.source}`);
+  // PostgreSQL text cannot hold NUL ("invalid byte sequence for encoding UTF8: 0x00"). Refused on both backends,
+  // so a caller that would only fail in a fleet fails in process too (a job key has NUL: src/webhooks/hints.ts).
+  if (payload.includes('\u0000')) throw new Error(`pubsub payload on "${channel}" contains a NUL character`);
   if (Buffer.byteLength(payload, 'utf8') > MAX_PAYLOAD_BYTES) {
     throw new Error(`pubsub payload on "${channel}" is over ${MAX_PAYLOAD_BYTES} bytes`);
   }
@@ -187,6 +190,17 @@ export async function createPostgresPubSub(url: string, opts: PostgresPubSubOpti
     return c;
   }
 
+  /**
+   * One statement at a time on the connection: pg queues overlapping queries itself but warns that it will stop
+   * doing so (pg 9), and LISTEN/UNLISTEN/NOTIFY from different callers do overlap.
+   */
+  let chain: Promise<unknown> = Promise.resolve();
+  function serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = chain.then(run, run);
+    chain = next.catch(() => {});
+    return next;
+  }
+
   /** Runs `sql` on the live connection; when there is none, the reconnect re-LISTENs from `listeners`. */
   async function onLive(sql: string, args: unknown[] = []): Promise<void> {
     const c = client;
@@ -194,7 +208,7 @@ export async function createPostgresPubSub(url: string, opts: PostgresPubSubOpti
       scheduleReconnect();
       return;
     }
-    await c.query(sql, args).catch((err) => log.debug('pubsub statement failed', { error: String(err) }));
+    await serial(() => c.query(sql, args)).catch((err) => log.debug('pubsub statement failed', { error: String(err) }));
   }
 
   await connect();
@@ -204,7 +218,7 @@ export async function createPostgresPubSub(url: string, opts: PostgresPubSubOpti
       checkMessage(channel, payload);
       if (closed) throw new Error('pubsub is closed');
       const c = client ?? (await connect());
-      await c.query('SELECT pg_notify($1, $2)', [`${PREFIX}${channel}`, payload]);
+      await serial(() => c.query('SELECT pg_notify($1, $2)', [`${PREFIX}${channel}`, payload]));
     },
     subscribe(channel, fn) {
       checkMessage(channel, '');

@@ -39,6 +39,24 @@ export function inProcessHints(): JobHints {
 export const JOB_HINT_CHANNEL = 'job_hint';
 
 /**
+ * A job key as a pub/sub payload: JSON, because a job key holds NUL (src/jobs/handle.ts `jobKey`), which
+ * PostgreSQL refuses in a NOTIFY payload; JSON spells it `\u0000`.
+ */
+export function encodeHint(jobKey: string): string {
+  return JSON.stringify(jobKey);
+}
+
+/** The job key in a hint payload, or undefined for anything else (whoever can NOTIFY on the database can send it). */
+export function decodeHint(payload: string): string | undefined {
+  try {
+    const key: unknown = JSON.parse(payload);
+    return typeof key === 'string' && key.length > 0 ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Hints over the store's pub/sub: PostgreSQL LISTEN/NOTIFY in a fleet, in-process on SQLite. A hint lost while an
  * instance reconnects costs nothing but latency: its waiters still poll.
  */
@@ -46,11 +64,15 @@ export function pubSubHints(pubsub: PubSub, log: Logger): JobHints {
   return {
     publish(jobKey) {
       pubsub
-        .publish(JOB_HINT_CHANNEL, jobKey)
-        .catch((err) => log.debug('job hint not published', { error: String(err) }));
+        .publish(JOB_HINT_CHANNEL, encodeHint(jobKey))
+        // warn, not debug: a hint that never leaves this instance makes every other instance's waiters late.
+        .catch((err) => log.warn('job hint not published', { error: String(err) }));
     },
     subscribe(fn) {
-      return pubsub.subscribe(JOB_HINT_CHANNEL, fn);
+      return pubsub.subscribe(JOB_HINT_CHANNEL, (payload) => {
+        const key = decodeHint(payload);
+        if (key !== undefined) fn(key);
+      });
     },
   };
 }

@@ -15,6 +15,12 @@ import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { type HttpRuntime, startHttpRuntime } from '../../src/transports/http-main.js';
 import { TOKEN_A, TOKEN_B } from '../http/helpers.js';
 
+/**
+ * The fleet's two callers' bearer tokens, re-exported for fleet tests that must not import test/http/helpers
+ * (importing it enrols a file in the per-era `modern` project: vitest.config.ts).
+ */
+export { TOKEN_A as FLEET_TOKEN_A, TOKEN_B as FLEET_TOKEN_B };
+
 export interface RoundRobinProxy {
   url: string;
   /** Which instance each request went to, in order (index into the upstream list). */
@@ -94,8 +100,15 @@ export async function startHttpFleet(o: {
   databaseUrl: string;
   confirm?: Config['confirm'];
   env?: Record<string, string>;
+  /** Each instance's poll interval (default 20 ms: sim 'test' jobs finish in ~20 ms). */
+  pollIntervalMs?: number;
+  /**
+   * Webhooks on (`loopbackWebhooks`): each instance hands out callback URLs to its own listener, so the
+   * simulator calls back the instance that sent the POST; hints reach the others over the store's pub/sub.
+   */
+  webhooks?: boolean;
 }): Promise<HttpFleet> {
-  const sim = await startSimulator({ timing: 'test' });
+  const sim = await startSimulator({ timing: 'test', ...(o.webhooks ? { allowLoopbackWebhooks: true } : {}) });
   setTrustedMediaOrigins([sim.origin]);
   const dirs: string[] = [];
   const instances: (HttpRuntime | undefined)[] = [];
@@ -118,7 +131,12 @@ export async function startHttpFleet(o: {
       logLevel: 'error',
     };
     // Started one after the other: the first migrates the schema, the rest open it.
-    instances.push(await startHttpRuntime(config, log, { pollIntervalMs: 20 }));
+    instances.push(
+      await startHttpRuntime(config, log, {
+        pollIntervalMs: o.pollIntervalMs ?? 20,
+        ...(o.webhooks ? { loopbackWebhooks: true } : {}),
+      }),
+    );
   }
   const proxy = await startRoundRobinProxy(() => instances.map((rt) => rt?.http.url));
   return {

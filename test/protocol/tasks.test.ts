@@ -1,7 +1,7 @@
 /**
  * MCP tasks (`io.modelcontextprotocol/tasks`, SEP-2663; src/protocol/tasks.ts). The v2 SDK client refuses a
- * `resultType: 'task'` answer (mcp-notes 6), so the tasks client here is a minimal raw JSON-RPC one over
- * the SDK's own `createMcpHandler(...).fetch`, served in process exactly as a fleet instance serves it (a
+ * `resultType: 'task'` answer (mcp-notes 6), so the tasks client here is a minimal raw JSON-RPC one
+ * (test/helpers/raw-modern-client.ts, shared with the HTTP fleet test) over the SDK's own `createMcpHandler(...).fetch`, served in process exactly as a fleet instance serves it (a
  * fresh server per request, one shared store and poller): what it sends is what a 2026-07-28 client sends
  * (the per-request `_meta` envelope and the `Mcp-Method` / `Mcp-Name` headers). Each request may be served
  * by another instance: nothing but the store links a task's polls to its creation.
@@ -26,16 +26,17 @@ import { TASKS_EXTENSION } from '../../src/protocol/tasks.js';
 import { buildServer } from '../../src/server.js';
 import { billableExample } from '../helpers/examples.js';
 import { type Harness, type HarnessOptions, startHarness, structured } from '../helpers/harness.js';
+import {
+  callToolRaw,
+  getTask,
+  type Json,
+  pollTaskToEnd,
+  type RawCaller,
+  rawModernClient,
+} from '../helpers/raw-modern-client.js';
 
 const TOOL = 'create_talking_video';
 const POSTS = { method: 'POST', path: '/video/generate' } as const;
-const MODERN = '2026-07-28';
-
-type Json = Record<string, unknown>;
-interface RpcAnswer {
-  result?: Json;
-  error?: { code: number; message: string; data?: unknown };
-}
 
 let h: Harness | undefined;
 let poller: Poller | undefined;
@@ -57,51 +58,13 @@ async function start(opts: HarnessOptions = {}) {
   const log = createLogger('error', () => {});
   poller = createPoller({ client: h.platform, jobs: h.jobs, log, intervalMs: { min: 20, max: 20 } });
   const deps = { config: h.config, client: h.platform, jobs: h.jobs, poller, log };
-  return (owner: string | undefined, withTasks = true, extra: Json = {}) => {
+  return (owner: string | undefined, withTasks = true, extra: Json = {}): RawCaller => {
     const handler = createMcpHandler(
       () => buildServer({ ...deps, ...(owner !== undefined ? { owner } : {}), perRequest: true }).server,
     );
     handlers.push(handler);
-    let id = 0;
     const capabilities = { ...extra, ...(withTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) };
-    return async (method: string, params: Json = {}, name?: string): Promise<RpcAnswer> => {
-      const body = {
-        jsonrpc: '2.0',
-        id: ++id,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientInfo': { name: 'raw-tasks-client', version: '0.0.0' },
-            'io.modelcontextprotocol/clientCapabilities': capabilities,
-          },
-        },
-      };
-      const res = await handler.fetch(
-        new Request('http://tasks.test/mcp', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': MODERN,
-            'mcp-method': method,
-            ...(name !== undefined ? { 'mcp-name': name } : {}),
-          },
-          body: JSON.stringify(body),
-        }),
-      );
-      const text = await res.text();
-      // A JSON answer, or an SSE stream whose last data line is the response.
-      const json = res.headers.get('content-type')?.includes('text/event-stream')
-        ? (text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => JSON.parse(l.slice(5)) as Json)
-            .find((m) => m.id === body.id) ?? {})
-        : (JSON.parse(text) as Json);
-      return json as RpcAnswer;
-    };
+    return rawModernClient((req) => handler.fetch(req), { capabilities });
   };
 }
 
@@ -111,22 +74,11 @@ function expectShape(schema: z.ZodType, value: unknown): void {
   expect(r.success ? 'ok' : z.prettifyError(r.error)).toBe('ok');
 }
 
-type Caller = Awaited<ReturnType<typeof start>> extends (...a: never[]) => infer C ? C : never;
+type Caller = RawCaller;
 
-const callTool = (c: Caller, args: Json) => c('tools/call', { name: TOOL, arguments: args }, TOOL);
-const getTask = (c: Caller, taskId: string) => c('tasks/get', { taskId }, taskId);
-
-/** Polls tasks/get until the task leaves `working` (bounded by attempts, never by a clock assertion). */
-async function pollToEnd(c: Caller, taskId: string): Promise<Json> {
-  for (let i = 0; i < 500; i++) {
-    const r = await getTask(c, taskId);
-    if (r.error) throw new Error(`tasks/get failed: ${r.error.message}`);
-    expectShape(GetTaskResultV2Schema, r.result);
-    if (r.result?.status !== 'working') return r.result!;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('task still working after 500 polls');
-}
+const callTool = (c: Caller, args: Json) => callToolRaw(c, TOOL, args);
+const pollToEnd = (c: Caller, taskId: string) =>
+  pollTaskToEnd(c, taskId, { check: (r) => expectShape(GetTaskResultV2Schema, r) });
 
 describe('a 2026-07-28 client that declares the tasks extension', () => {
   it('creates a talking video as a task and polls tasks/get to completed with the output; one POST', async () => {

@@ -6,9 +6,11 @@
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { jobKey } from '../../src/jobs/handle.js';
 import { createLogger } from '../../src/log.js';
 import { createLocalPubSub, createPostgresPubSub, MAX_PAYLOAD_BYTES, type PubSub } from '../../src/store/pubsub.js';
 import { pubSubEventBus, SERVER_EVENTS_CHANNEL } from '../../src/transports/event-bus.js';
+import { JOB_HINT_CHANNEL, pubSubHints } from '../../src/webhooks/hints.js';
 import { createTestDatabase, dropTestDatabases } from './pg-helper.js';
 
 const log = createLogger('error', () => {});
@@ -72,6 +74,8 @@ describe.each([
       expect(() => a.subscribe(bad, () => {}), bad).toThrow(/channel/);
     }
     await expect(a.publish('job_hints', 'é'.repeat(MAX_PAYLOAD_BYTES / 2 + 1))).rejects.toThrow(/bytes/);
+    // PostgreSQL refuses NUL in a NOTIFY payload; the in-process backend refuses it too, so both behave alike.
+    await expect(a.publish('job_hints', 'actor_video\u0000abc')).rejects.toThrow(/NUL/);
   });
 
   it('a throwing subscriber does not stop the others', async () => {
@@ -131,5 +135,21 @@ describe('ServerEventBus over the pub/sub', () => {
     ]);
     busA.close();
     busB.close();
+  });
+});
+
+describe('webhook job hints over the pub/sub (src/webhooks/hints.ts)', () => {
+  it('carry a real job key (it holds NUL) from one PostgreSQL instance to another, and drop junk', async () => {
+    const [pa, pb] = [await pgPubSub(), await pgPubSub()];
+    const key = jobKey({ kind: 'actor_video', id: 'vid_123' });
+    expect(key).toContain('\u0000');
+    const heard: string[] = [];
+    pubSubHints(pb, log).subscribe((k) => heard.push(k));
+    await pa.publish('warmup', '');
+    await pb.publish('warmup', '');
+    for (const junk of ['not json', '42', '""', 'null']) await pa.publish(JOB_HINT_CHANNEL, junk);
+    pubSubHints(pa, log).publish(key);
+    await until(() => expect(heard).toHaveLength(1));
+    expect(heard).toEqual([key]);
   });
 });
