@@ -201,7 +201,7 @@ export async function runBillable(
   const env = result.envelope;
   // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
   // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
-  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server)) return taskResult(env, deps);
+  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server, extra)) return taskResult(env, deps);
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);

@@ -12,6 +12,7 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
+import { checkArgumentDepth } from '../guards/depth.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
 import { clientCapabilities } from '../protocol/era.js';
@@ -45,6 +46,8 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
     },
     async (input, ctx): Promise<ToolAnswer> => {
       try {
+        // Before anything walks the quoted arguments: the other tools get this bound from the runtime.
+        checkArgumentDepth(input);
         // `visibility: ["app"]` is a hint only hosts that render Apps honour: a client that declared no MCP
         // Apps support (a terminal host, an agent framework) lists this tool to its model like any other. Under
         // GENPLAT_CONSENT=human the click must come from a View, so such a client cannot use this entrance.

@@ -33,10 +33,20 @@ function formSchema(message: string) {
   };
 }
 
+/**
+ * Form elicitation declared: `elicitation: {}` (form is the default mode, as the SDK reads it) or with `form`.
+ * A URL-only client cannot show a form: asking would be a -32021 protocol error instead of a token to quote.
+ */
+function declaresFormElicitation(elicitation: unknown): boolean {
+  if (!elicitation || typeof elicitation !== 'object') return false;
+  const modes = elicitation as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
+
 /** Which way this request's client can be asked with a form, if any. */
 export function formCarrierFor(server: McpServer, ctx: ServerContext, config: Config): 'mrtr' | 'push' | undefined {
   if (config.elicitation !== 'auto') return undefined;
-  if (!clientCapabilities(server, ctx)?.elicitation) return undefined;
+  if (!declaresFormElicitation(clientCapabilities(server, ctx)?.elicitation)) return undefined;
   const name = clientName(server, ctx);
   if (name && config.elicitationSkipClients.includes(name)) return undefined;
   if (isModern(server)) return 'mrtr';

@@ -27,6 +27,7 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { UserInputError } from '../errors.js';
@@ -85,9 +86,10 @@ type TaskFields = {
 };
 
 /** Whether this request's client may be answered with a task (a 2026-07-28 client that declared the extension). */
-export function clientWantsTasks(server: McpServer): boolean {
+export function clientWantsTasks(server: McpServer, ctx: ServerContext): boolean {
   if (!isModern(server)) return false;
-  const extensions = clientCapabilities(server)?.extensions as Record<string, unknown> | undefined;
+  // With the request's context: under serveStdio only the envelope carries a 2026 client's capabilities.
+  const extensions = clientCapabilities(server, ctx)?.extensions as Record<string, unknown> | undefined;
   return extensions !== undefined && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
@@ -199,20 +201,20 @@ const TaskParams = z.looseObject({ taskId: z.string().min(1).max(MAX_TASK_ID_LEN
  * the 2026-07-28 era only when their handlers bring their own schema).
  */
 export function registerTaskHandlers(server: McpServer, deps: TaskDeps): void {
-  const requireExtension = () => {
+  const requireExtension = (ctx: ServerContext) => {
     // The extension requires -32021 for a client that did not declare it on this request.
-    if (!clientWantsTasks(server)) {
+    if (!clientWantsTasks(server, ctx)) {
       throw new MissingRequiredClientCapabilityError({
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
     }
   };
-  server.server.setRequestHandler('tasks/get', { params: TaskParams }, async (params) => {
-    requireExtension();
+  server.server.setRequestHandler('tasks/get', { params: TaskParams }, async (params, ctx) => {
+    requireExtension(ctx);
     return currentTask(params.taskId, deps);
   });
-  server.server.setRequestHandler('tasks/cancel', { params: TaskParams }, async (params) => {
-    requireExtension();
+  server.server.setRequestHandler('tasks/cancel', { params: TaskParams }, async (params, ctx) => {
+    requireExtension(ctx);
     const task = await currentTask(params.taskId, deps);
     if (task.status !== 'working') return task;
     deps.log.info('tasks/cancel: a paid job cannot be cancelled; it keeps running', { taskId: params.taskId });
