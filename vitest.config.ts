@@ -1,11 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: the whole suite through a 2025-11-25 client (`legacy`), and every test that goes through the
+ * harness (test/helpers/harness.ts) again through a 2026-07-28 client (`modern`: SDK v2 client pinned to the
+ * new revision, served per request by `createMcpHandler`). Each invariant test thus runs in both eras. The HTTP
+ * tests (test/http, the HTTP fleet) read the era from GENPLAT_TEST_ERA through test/http/helpers.ts and run in both.
+ */
+const HARNESS_FILES = (() => {
+  // Computed at config time: the files that import the harness are the ones an era changes.
+  const { readdirSync, readFileSync, statSync } = require('node:fs') as typeof import('node:fs');
+  const { join } = require('node:path') as typeof import('node:path');
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (!p.endsWith('.test.ts')) continue;
+      else if (p.startsWith(join('test', 'http')) || readFileSync(p, 'utf8').match(/helpers\/harness|http\/helpers/))
+        out.push(p);
+    }
+  };
+  walk('test');
+  return out;
+})();
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Integration tests start a loopback simulator and real MCP clients; give them room on a shared 2-core box.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'legacy', include: ['test/**/*.test.ts'], env: { GENPLAT_TEST_ERA: 'legacy' } },
+      },
+      {
+        extends: true,
+        test: { name: 'modern', include: HARNESS_FILES, env: { GENPLAT_TEST_ERA: 'modern' } },
+      },
+    ],
   },
 });

@@ -2,7 +2,7 @@
  * ALL_RESOURCES and the hook that registers them. Registration is data-driven: a new resource file exports
  * an array of specs and gets one spread line here (sorted by file).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { type ResourceDeps, type ResourceSpec, registerResource } from '../src/define-resource.js';
 import { installSubscriptions } from '../src/jobs/subscriptions.js';
 import avatars from './avatars.js';
@@ -33,7 +33,14 @@ export const ALL_RESOURCES: ResourceSpec[] = [
  * `installSubscriptions` itself).
  * @throws Error when two specs share a name or URI (the SDK refuses duplicates).
  */
-export function registerResources(server: McpServer, resources: ResourceSpec[], deps: ResourceDeps): void {
+export function registerResources(
+  server: McpServer,
+  resources: ResourceSpec[],
+  deps: ResourceDeps,
+  opts: { subscriptions: boolean } = { subscriptions: true },
+): void {
   for (const spec of resources) registerResource(server, spec, deps);
-  installSubscriptions(server, { poller: deps.poller, log: deps.log, jobs: deps.jobs, owner: deps.owner });
+  if (opts.subscriptions) {
+    installSubscriptions(server, { poller: deps.poller, log: deps.log, jobs: deps.jobs, owner: deps.owner });
+  }
 }

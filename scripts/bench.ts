@@ -6,7 +6,9 @@
  * Environment knobs (defaults in brackets): BENCH_COLD_RUNS [9], BENCH_CALLS [200], BENCH_JOBS [500],
  * BENCH_WAITERS [10], BENCH_MIN_S / BENCH_MAX_S [1 / 30] (simulated job lengths), BENCH_ADMITS [500] (store.admit
  * calls per store), BENCH_FLEET_CALLS [300], BENCH_CEILING_JOBS [10] (fleet run), BENCH_DATABASE_URL (PostgreSQL
- * admin URL; else GENPLAT_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres).
+ * admin URL; else GENPLAT_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres), BENCH_HOOK_JOBS [40],
+ * BENCH_HOOK_MIN_S / BENCH_HOOK_MAX_S [5 / 30], BENCH_HOOK_DELAY_MS [250] (webhooks vs polling: the simulator's
+ * callback delay). BENCH_ONLY=webhooks runs that step alone.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { type FleetResult, fleet } from './bench/fleet.js';
 import { memory, OUR_ENTRY, spawnStdio } from './bench/stdio.js';
 import { type ToolCallResult, toolCall } from './bench/tool-call.js';
 import { type WaitingResult, waiting } from './bench/waiting.js';
+import { type WebhooksResult, webhookLag } from './bench/webhooks.js';
 import { measureConfigurations, type ToolsListMeasure } from './measure-tools.js';
 
 const num = (name: string, dflt: number) => {
@@ -33,6 +36,10 @@ const MAX_S = num('BENCH_MAX_S', 30);
 const ADMITS = num('BENCH_ADMITS', 500);
 const FLEET_CALLS = num('BENCH_FLEET_CALLS', 300);
 const CEILING_JOBS = num('BENCH_CEILING_JOBS', 10);
+const HOOK_JOBS = num('BENCH_HOOK_JOBS', 40);
+const HOOK_MIN_S = num('BENCH_HOOK_MIN_S', 5);
+const HOOK_MAX_S = num('BENCH_HOOK_MAX_S', 30);
+const HOOK_DELAY_MS = num('BENCH_HOOK_DELAY_MS', 250);
 /** Issue 10: three processes on one PostgreSQL database. */
 const FLEET_PROCESSES = 3;
 
@@ -45,6 +52,8 @@ const TARGETS = {
   rssGrowthMiB: 40,
   /** One poll interval: the poller reads every 5-10 s, so a finish is seen within 10 s at worst. */
   lagS: 10,
+  /** Webhooks: what the lag may exceed the callback delay by (one status read and one answer, well under 1 s). */
+  hookMarginS: 1,
 };
 
 /** mulberry32: a seeded generator, so every run simulates the same job lengths. */
@@ -68,6 +77,7 @@ function report(r: {
   call: ToolCallResult;
   wait: WaitingResult;
   idleRss: { rssMiB: number; peakMiB: number } | undefined;
+  hooks: WebhooksResult;
   fleet: FleetResult | { skipped: string };
 }): { target: string; figure: string; ok: boolean }[] {
   const all = r.tools.find((m) => m.label === 'all toolsets');
@@ -130,6 +140,14 @@ function report(r: {
       },
     );
   }
+  const hk = r.hooks;
+  const delayS = hk.callbackDelayMs / 1000;
+  rows.push({
+    // Margin: the status read the callback triggers, the wait's answer and a loaded 2-core machine.
+    target: `webhooks: completion lag ≤ the sim's callback delay (${delayS} s) + ${TARGETS.hookMarginS} s`,
+    figure: `p50 ${hk.webhooks.lagS.p50} s, max ${hk.webhooks.lagS.max} s (polling: p50 ${hk.polling.lagS.p50} s, max ${hk.polling.lagS.max} s)`,
+    ok: hk.webhooks.lagS.max <= delayS + TARGETS.hookMarginS && hk.webhooks.jobsReported === hk.jobs,
+  });
   return rows;
 }
 
@@ -139,7 +157,39 @@ function admissionRow(label: string, a: AdmissionResult['postgres']): string {
     : `| ${label} | ${a.p50Ms} | ${a.p95Ms} | ${a.maxMs} |`;
 }
 
+/** Step 7 (issue 11 item 5): completion lag with webhooks vs polling, against the sim's callback delay. */
+async function webhooksStep(step: string): Promise<WebhooksResult> {
+  say(
+    `${step} webhooks vs polling: ${HOOK_JOBS} paid jobs of ${HOOK_MIN_S}-${HOOK_MAX_S} s over HTTP, callback delay ${HOOK_DELAY_MS} ms…`,
+  );
+  const r = await webhookLag({
+    jobs: HOOK_JOBS,
+    waiters: 4,
+    minS: HOOK_MIN_S,
+    maxS: HOOK_MAX_S,
+    callbackDelayMs: HOOK_DELAY_MS,
+    random: () => seeded(11),
+  });
+  say('\n## Webhooks vs polling (completion lag = wait_for_jobs answer − job finish), s');
+  say(`| mode | lag p50 | lag p95 | lag max | status reads/job (mean, max) | jobs reported | wall s |`);
+  say('|---|---:|---:|---:|---:|---:|---:|');
+  for (const [mode, run] of [
+    [`webhooks (sim callback delay ${r.callbackDelayMs / 1000} s)`, r.webhooks],
+    ['polling only (5-10 s)', r.polling],
+  ] as const)
+    say(
+      `| ${mode} | ${run.lagS.p50} | ${run.lagS.p95} | ${run.lagS.max} | ${run.readsPerJob.mean}, ${run.readsPerJob.max} | ${run.jobsReported}/${r.jobs} | ${run.wallS} |`,
+    );
+  return r;
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'webhooks') {
+    const hooks = await webhooksStep('[webhooks]');
+    await writeFile('bench-webhooks.json', `${JSON.stringify(hooks, null, 2)}\n`);
+    say('\nwrote bench-webhooks.json');
+    return;
+  }
   const started = Date.now();
   const startLoad = loadavg();
   // One simulator in this process: the servers under test talk to it over loopback, so simulator start-up
@@ -155,19 +205,19 @@ async function main(): Promise<void> {
     );
     say(`server: ${OUR_ENTRY}`);
 
-    say(`\n[1/6] cold start, ${COLD_RUNS} interleaved runs per variant…`);
+    say(`\n[1/7] cold start, ${COLD_RUNS} interleaved runs per variant…`);
     const cold = await coldStart(sim, COLD_RUNS);
 
-    say('[2/6] tools/list size…');
+    say('[2/7] tools/list size…');
     const tools = await measureConfigurations();
 
-    say(`[3/6] get_job overhead, ${CALLS} calls per path…`);
+    say(`[3/7] get_job overhead, ${CALLS} calls per path…`);
     let server = await spawnStdio(OUR_ENTRY, serverEnv(sim, join(stateDir, 'call')));
     await server.client.listTools();
     const call = await toolCall(sim, server, CALLS);
     await server.close();
 
-    say(`[4/6] waiting: ${JOBS} jobs of ${MIN_S}-${MAX_S} s, ${WAITERS} concurrent wait_for_jobs loops…`);
+    say(`[4/7] waiting: ${JOBS} jobs of ${MIN_S}-${MAX_S} s, ${WAITERS} concurrent wait_for_jobs loops…`);
     server = await spawnStdio(OUR_ENTRY, serverEnv(sim, join(stateDir, 'wait')));
     await server.client.listTools();
     const idleRss = memory(server.pid);
@@ -180,11 +230,11 @@ async function main(): Promise<void> {
     });
     await server.close();
 
-    say(`[5/6] admission: ${ADMITS} store.admit calls on SQLite, then on PostgreSQL…`);
+    say(`[5/7] admission: ${ADMITS} store.admit calls on SQLite, then on PostgreSQL…`);
     const admit = await admission(ADMITS);
 
     say(
-      `[6/6] fleet: ${FLEET_PROCESSES} processes on one PostgreSQL database, ${FLEET_CALLS} paid calls, then a ceiling of ${CEILING_JOBS} jobs…`,
+      `[6/7] fleet: ${FLEET_PROCESSES} processes on one PostgreSQL database, ${FLEET_CALLS} paid calls, then a ceiling of ${CEILING_JOBS} jobs…`,
     );
     const fleetRun = await fleet({
       processes: FLEET_PROCESSES,
@@ -194,7 +244,9 @@ async function main(): Promise<void> {
       ceilingJobs: CEILING_JOBS,
     });
 
-    const rows = report({ cold, tools, call, wait, idleRss, fleet: fleetRun });
+    const hooks = await webhooksStep('[7/7]');
+
+    const rows = report({ cold, tools, call, wait, idleRss, fleet: fleetRun, hooks });
     say('\n## Results against the targets\n');
     say('| target | figure | |');
     say('|---|---|---|');
@@ -249,6 +301,7 @@ async function main(): Promise<void> {
       idleRssAfterToolsList: idleRss,
       admission: admit,
       fleet: fleetRun,
+      webhooks: hooks,
       benchSeconds: Math.round((Date.now() - started) / 1000),
     };
     await writeFile('bench-results.json', `${JSON.stringify(results, null, 2)}\n`);

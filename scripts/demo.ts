@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 type Json = Record<string, unknown>;
 
@@ -40,16 +40,19 @@ function makeAgent(client: Client): Agent {
   const agent: Agent = {
     client,
     async call(name, args = {}, onProgress) {
-      const r = (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        timeout: (WAIT_S + 15) * 1000,
-        ...(onProgress
-          ? {
-              onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                onProgress(p.message ?? `${p.progress}/${p.total ?? '?'}`),
-              resetTimeoutOnProgress: true,
-            }
-          : {}),
-      })) as CallToolResult;
+      const r = (await client.callTool(
+        { name, arguments: args },
+        {
+          timeout: (WAIT_S + 15) * 1000,
+          ...(onProgress
+            ? {
+                onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                  onProgress(p.message ?? `${p.progress}/${p.total ?? '?'}`),
+                resetTimeoutOnProgress: true,
+              }
+            : {}),
+        },
+      )) as CallToolResult;
       if (r.isError) {
         const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ');
         throw new Error(`${name} failed: ${text}`);

@@ -120,20 +120,16 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'the bind host, `localhost`, `127.0.0.1`, `[::1]`',
   },
   {
-    env: 'GENPLAT_HTTP_MAX_SESSIONS',
-    meaning: 'Most open HTTP sessions, all callers together; a new one beyond it gets 503.',
+    env: 'GENPLAT_HTTP_MAX_INFLIGHT',
+    meaning:
+      'Most HTTP requests answered at once by this instance, all callers together (HTTP keeps no sessions; a 50 s `wait_for_jobs` is one request in flight); beyond it, 503 with `Retry-After`. `GENPLAT_HTTP_MAX_SESSIONS` (0.1) is read as this.',
     default: '100',
   },
   {
-    env: 'GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN',
+    env: 'GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN',
     meaning:
-      "Most open HTTP sessions per token (caller); a caller's next one gets 503 while other callers still connect. The total cap still applies.",
-    default: '`GENPLAT_HTTP_MAX_SESSIONS` ÷ number of tokens, rounded down (at least 1)',
-  },
-  {
-    env: 'GENPLAT_HTTP_SESSION_IDLE_MIN',
-    meaning: 'Minutes without a request after which an HTTP session is closed.',
-    default: '30',
+      "Most HTTP requests in flight per token (caller) on this instance; a caller's next one gets 503 while other callers are still served. The total cap still applies. `GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN` (0.1) is read as this.",
+    default: '`GENPLAT_HTTP_MAX_INFLIGHT` ÷ number of tokens, rounded down (at least 1)',
   },
   {
     env: 'GENPLAT_HTTP_RATE_LIMIT',
@@ -143,7 +139,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PUBLIC_URL',
     meaning:
-      'Reserved for a future webhook receiver (HTTP mode). Validated (https) but not used yet: jobs are followed by polling only.',
+      'HTTP mode: the https URL under which this server is reachable from the internet. Set, it turns webhooks on: calls to endpoints that accept `webhook_url` (talking-actor, product-in-hand, content library, enterprise models that state support) where the agent gave none carry a per-job callback URL `<this>/hooks/<id>`, and a callback makes the server read that job at once, so waits end early. Polling stays the fallback; a callback is never trusted for status, outputs or charges.',
     default: 'unset',
   },
   {

@@ -62,14 +62,16 @@ export interface HttpConfig {
   allowedOrigins: string[];
   /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
   allowedHosts: string[];
-  /** Open sessions in total, all callers together. */
-  maxSessions: number;
   /**
-   * Open sessions per caller (token). Undefined = an even share of `maxSessions` (rounded down, at least 1),
-   * so every caller can always open its share however many sessions the others hold.
+   * Requests being answered at once, all callers together (HTTP is stateless: no sessions are kept; what holds
+   * memory is a request in flight, such as a 50 s wait_for_jobs).
    */
-  maxSessionsPerCaller?: number | undefined;
-  sessionIdleMs: number;
+  maxInFlight: number;
+  /**
+   * Requests in flight per caller (token). Undefined = an even share of `maxInFlight` (rounded down, at least 1),
+   * so every caller always gets its share however busy the others are.
+   */
+  maxInFlightPerCaller?: number | undefined;
   /** Requests per minute per token. */
   rateLimitPerMin: number;
 }
@@ -108,7 +110,10 @@ export interface Config {
   /** Must stay below the host's ~60 s tool timeout so a silent form falls back to a token in time. */
   elicitationTimeoutMs: number;
   http: HttpConfig;
-  /** Reserved for a webhook receiver that is not built yet (issue 5, optional): validated, unused; polling only. */
+  /**
+   * HTTP mode: our public https base; set = webhooks on (per-job callback URLs `<base>/hooks/<id>`, receiver in
+   * src/webhooks/). The proxy in front must forward `<base>/hooks/*` to this server's `/hooks/*`.
+   */
   publicUrl: string | undefined;
   /**
    * `GENPLAT_CONSENT`: `human` = only a person's answer (App click, elicitation form) confirms a paid call; a
@@ -183,9 +188,11 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0, 65535).optional(),
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
   GENPLAT_HTTP_ALLOWED_HOSTS: z.string().optional(),
+  GENPLAT_HTTP_MAX_INFLIGHT: intFrom('GENPLAT_HTTP_MAX_INFLIGHT', 1, 10_000).optional(),
+  GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN: intFrom('GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN', 1, 10_000).optional(),
+  // 0.1 names (HTTP had sessions then): read as the in-flight limits so an old deployment keeps its caps.
   GENPLAT_HTTP_MAX_SESSIONS: intFrom('GENPLAT_HTTP_MAX_SESSIONS', 1, 10_000).optional(),
   GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN: intFrom('GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN', 1, 10_000).optional(),
-  GENPLAT_HTTP_SESSION_IDLE_MIN: intFrom('GENPLAT_HTTP_SESSION_IDLE_MIN', 1, 24 * 60).optional(),
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
@@ -529,10 +536,9 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       tokens: [...new Set(splitTokens(e.GENPLAT_HTTP_TOKEN))],
       allowedOrigins,
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
-      // 100 sessions / 30 min idle: a chat-ops team's clients with room to spare; the SDK example uses 30 min.
-      maxSessions: e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
-      maxSessionsPerCaller: e.GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN,
-      sessionIdleMs: (e.GENPLAT_HTTP_SESSION_IDLE_MIN ?? 30) * 60_000,
+      // 100 requests in flight per instance: a chat-ops team's clients, each with a 50 s wait open, with room to spare.
+      maxInFlight: e.GENPLAT_HTTP_MAX_INFLIGHT ?? e.GENPLAT_HTTP_MAX_SESSIONS ?? 100,
+      maxInFlightPerCaller: e.GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN ?? e.GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN,
       // 120/min = 2 requests/s sustained per caller: far above an agent's pace, low enough to stop a runaway loop.
       rateLimitPerMin: e.GENPLAT_HTTP_RATE_LIMIT ?? 120,
     },

@@ -4,9 +4,9 @@
  * turns our errors into MCP errors with the usual "what happened + next step" text, and keeps completion
  * failures from surfacing (a completion is a hint; an empty list is the honest answer when the platform is down).
  */
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+
+import type { McpServer, ReadResourceResult, Variables } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, UriTemplate } from '@modelcontextprotocol/server';
 import type { ToolContext } from './define-tool.js';
 import { GenplatError, UserInputError } from './errors.js';
 import { redact } from './log.js';
@@ -103,9 +103,9 @@ function json(uri: URL, value: unknown): ReadResourceResult {
 
 /** Our errors → MCP errors: bad input is InvalidParams, anything from the platform is InternalError with its text. */
 function toMcpError(err: unknown): unknown {
-  if (err instanceof McpError) return err;
-  if (err instanceof UserInputError) return new McpError(ErrorCode.InvalidParams, errorText(err));
-  if (err instanceof GenplatError) return new McpError(ErrorCode.InternalError, errorText(err));
+  if (err instanceof ProtocolError) return err;
+  if (err instanceof UserInputError) return new ProtocolError(ProtocolErrorCode.InvalidParams, errorText(err));
+  if (err instanceof GenplatError) return new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
   return err;
 }
 

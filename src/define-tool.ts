@@ -133,6 +133,12 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
      */
     beforeAdmit?(input: In<I>, ctx: ToolContext): Promise<void>;
     /**
+     * True when this request's endpoint accepts a top-level `webhook_url` (HTTP mode with a public URL adds
+     * ours at send time when the agent gave none: src/billing/callback.ts). Absent = never (polling-only
+     * models, upscale, endpoints without the field). Local data only; no network call.
+     */
+    acceptsCallback?(input: In<I>, ctx: ToolContext): boolean | Promise<boolean>;
+    /**
      * "At most one active job per key" on a non-idempotent endpoint (upscale: one attempt per video), checked
      * by `store.admit` inside its transaction, so two parallel calls (or two processes) cannot both pass.
      * Records without platform ids stop blocking after `staleAfterMs` (nothing can re-read them).

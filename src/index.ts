@@ -56,8 +56,17 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const jobs = await openConfiguredStore(config, log);
   log.info(`job store: ${jobs.description}`);
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
-  const { server, close } = buildServer({ config, client, jobs, log });
-  const conn = await connectStdio(server);
+  // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
+  const built: { close(): Promise<void> }[] = [];
+  const conn = connectStdio(() => {
+    const b = buildServer({ config, client, jobs, log });
+    built.push(b);
+    return b.server;
+  });
+  const close = async () => {
+    await conn.close();
+    for (const b of built) await b.close();
+  };
   log.info(`ready on stdio (state dir ${config.stateDir})`);
 
   let stopping = false;

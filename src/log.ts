@@ -12,9 +12,14 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   /** Registers a value that must never appear in output (the API key, HTTP bearer token, HMAC secret). */
   addSecret(secret: string | undefined): void;
-  /** Extra sink (MCP logging); receives already-redacted lines. */
-  onLine?: (level: LogLevel, line: string) => void;
+  /**
+   * Adds an extra sink (MCP logging of one server instance); it receives already-redacted lines. Returns the
+   * remover. A set, not a chain: HTTP builds an instance per request and they end in any order.
+   */
+  addSink(sink: LogSink): () => void;
 }
+
+export type LogSink = (level: LogLevel, line: string) => void;
 
 const secrets = new Set<string>();
 
@@ -33,8 +38,13 @@ export function createLogger(
   level: LogLevel = 'info',
   write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Logger {
+  const sinks = new Set<LogSink>();
   const logger: Logger = {
     addSecret: registerSecret,
+    addSink(sink) {
+      sinks.add(sink);
+      return () => sinks.delete(sink);
+    },
     debug: (m, f) => emit('debug', m, f),
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
@@ -52,7 +62,7 @@ export function createLogger(
     }
     const safe = redact(line);
     write(safe);
-    logger.onLine?.(l, safe);
+    for (const sink of sinks) sink(l, safe);
   }
   return logger;
 }

@@ -3,7 +3,7 @@
  * Registered before connect, because SDK 1.32 freezes capabilities at `connect()` (mcp-notes.md 2.1).
  * Arguments complete from the live catalog (deps.catalog), one file per prompt under src/prompts/.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { PromptDeps } from './prompts/complete.js';
 import { registerCustomAvatarVideo } from './prompts/custom-avatar-video.js';
 import { registerProductAd } from './prompts/product-ad.js';

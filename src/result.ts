@@ -2,13 +2,14 @@
  * The only `CallToolResult` builders (style.md 2.2): tools return data, the runtime turns it into results here.
  *
  * SDK finding (1.32.2, verified in `server/mcp.js` `validateToolOutput` and `client/index.js` `callTool`):
- * the *server* skips output-schema validation when `isError` is true, but the SDK *client* validates
+ * the *server* skips output-schema validation when `isError` is true, but the v1 SDK *client* validates
  * `structuredContent` against the tool's `outputSchema` whenever it is present, even on an `isError` result,
- * and throws `McpError(InvalidParams)` on a mismatch. Every tool of ours declares an output schema, so an
+ * and throws `McpError(InvalidParams)` on a mismatch. The v2 client no longer does, but v1-based hosts and
+ * frameworks are still common. Every tool of ours declares an output schema, so an
  * `{error: {...}}` object there would make SDK-based hosts throw instead of showing the error. Error results
  * therefore carry text only ("what happened + next step"), which every host shows to the model.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, ConfigurationError, GenplatError, PlatformError, UserInputError } from './errors.js';
 import type { JobEnvelope } from './jobs/envelope.js';
 import { type Logger, redact } from './log.js';

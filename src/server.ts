@@ -3,19 +3,24 @@
  * transport. No business logic here (style.md 2.1); the same factory serves stdio, HTTP and the tests.
  */
 import { readFileSync } from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resources/index.js';
 import { ALL_TOOLS } from '../tools/index.js';
 import { registerConfirmTool } from './apps/confirm-tool.js';
 import { registerAppResources } from './apps/register.js';
+import type { CallbackUrlMaker } from './billing/callback.js';
 import { type Catalog, createCatalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
+import { TOKEN_TTL_MS } from './cost/token.js';
 import type { ToolSpec } from './define-tool.js';
 import { createPoller, type Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger, LogLevel } from './log.js';
 import { registerPrompts } from './prompts.js';
+import { isModern } from './protocol/era.js';
+import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';
+import { registerTaskHandlers, TASKS_CAPABILITY } from './protocol/tasks.js';
 import { registerTools } from './tool-runtime.js';
 
 export interface ServerDeps {
@@ -36,6 +41,22 @@ export interface ServerDeps {
   /** Test hooks: clock and confirmation-token lifetime. */
   now?: () => number;
   tokenTtlMs?: number;
+  /** Defaults to a codec keyed from `jobs.consentKey()`; pass one to share it across per-request instances. */
+  consentState?: ConsentStateCodec;
+  /**
+   * Stateless HTTP: this instance answers one request and is dropped. It then keeps nothing that outlives the
+   * request: no `resources/subscribe` watches and no MCP log forwarding (there is no session to send on);
+   * change notifications go through the HTTP handler's event bus instead (src/transports/http.ts).
+   */
+  perRequest?: boolean;
+  /** HTTP mode with a public URL: our per-job callback URL for endpoints that accept `webhook_url`. */
+  callbackUrl?: CallbackUrlMaker;
+  /**
+   * With `perRequest`: this instance answers a 2026-07-28 client, whose per-resource updates come on a
+   * `subscriptions/listen` stream fed by the HTTP handler's event bus. The SDK honours a listen filter's
+   * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
+   */
+  listenStreams?: boolean;
 }
 
 /** Six lines: the flow every host's model should follow (some hosts show nothing else about the server). */
@@ -73,17 +94,25 @@ const MCP_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warning' | 'error'> = {
 
 /** Builds the server. Nothing is sent to the platform here. */
 export function buildServer(deps: ServerDeps): { server: McpServer; close(): Promise<void> } {
+  const consentState =
+    deps.consentState ?? consentStateCodec(() => deps.jobs.consentKey(), deps.tokenTtlMs ?? TOKEN_TTL_MS);
   const server = new McpServer(
     { name: 'genplat-mcp', title: 'Generation Platform', version: packageVersion() },
     {
       instructions: INSTRUCTIONS,
       capabilities: {
         logging: {},
-        resources: { subscribe: true, listChanged: true },
+        resources: { subscribe: !deps.perRequest || deps.listenStreams === true, listChanged: true },
         tools: { listChanged: true },
         prompts: { listChanged: true },
+        // MCP tasks for long paid jobs (src/protocol/tasks.ts): optional, offered only to clients that declare it.
+        extensions: { ...TASKS_CAPABILITY },
       },
       debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
+      // The confirmation form's state (2026-07-28): refused by the SDK before any handler if forged or expired.
+      requestState: { verify: (state, ctx) => consentState.verify(state, ctx) },
+      // A 2025 client gets a pushed form from our own path (with its token fallback), never the SDK's shim.
+      inputRequired: { legacyShim: false },
     },
   );
   const catalog = deps.catalog ?? createCatalog(deps.client);
@@ -100,28 +129,32 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
   };
   const runtimeDeps = {
     ...runtime,
+    consentState,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
+    ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
   };
   registerTools(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
   registerConfirmTool(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
-  registerResources(server, deps.resources ?? ALL_RESOURCES, runtime);
+  registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
   registerAppResources(server, deps.config);
   registerPrompts(server, runtime);
+  registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
 
-  // Logs also go to MCP logging (a debugging aid; stderr stays the main log). Chained, not replaced.
-  const previous = deps.log.onLine;
-  deps.log.onLine = (level, line) => {
-    previous?.(level, line);
-    // Only once the client has initialized: a notification before that is a protocol error for strict clients.
-    if (!server.isConnected() || !server.server.getClientVersion()) return;
-    server.sendLoggingMessage({ level: MCP_LEVEL[level], logger: 'genplat-mcp', data: line }).catch(() => {});
-  };
+  // Logs also go to MCP logging on 2025-era connections (a debugging aid; stderr stays the main log). A
+  // 2026-07-28 client has no session to send them on (logging is per request there and deprecated).
+  const removeSink = deps.perRequest
+    ? () => {}
+    : deps.log.addSink((level, line) => {
+        // Only once the client has initialized: a notification before that is a protocol error for strict clients.
+        if (!server.isConnected() || !server.server.getClientVersion() || isModern(server)) return;
+        server.sendLoggingMessage({ level: MCP_LEVEL[level], logger: 'genplat-mcp', data: line }).catch(() => {});
+      });
 
   return {
     server,
     async close() {
-      deps.log.onLine = previous;
+      removeSink();
       if (ownPoller) poller.close();
       await server.close();
     },

@@ -5,22 +5,24 @@
  * estimate → consent → `store.admit` → one POST → `store.settle`), which imports nothing from the SDK.
  * Nothing throws out of a handler: a platform failure never crashes the server.
  */
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
+import type { CallbackUrlMaker } from './billing/callback.js';
 import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import type { ElicitOutcome } from './cost/guard.js';
 import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
 import { checkArgumentDepth } from './guards/depth.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
+import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
+import { portableSchema } from './protocol/portable-schema.js';
+import type { ConsentStateCodec } from './protocol/request-state.js';
+import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 
 export interface RuntimeDeps {
@@ -36,9 +38,13 @@ export interface RuntimeDeps {
   now?: () => number;
   /** Confirmation-token lifetime (default `TOKEN_TTL_MS`, 10 min). */
   tokenTtlMs?: number;
+  /** Signs the 2026-07-28 confirmation form's `requestState` (also the server's verify hook). */
+  consentState: ConsentStateCodec;
+  /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/billing/callback.ts). */
+  callbackUrl?: CallbackUrlMaker | undefined;
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 type Args = Record<string, unknown>;
 
 /** design.md section 2: every billable tool carries exactly these hints. */
@@ -81,13 +87,13 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       title: spec.title,
       description: spec.description,
       // Strict: an unknown or misspelt argument is refused (naming it) instead of silently dropped.
-      inputSchema: z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input),
-      outputSchema: (billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape,
+      inputSchema: portableSchema(z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input)),
+      outputSchema: portableSchema(z.object((billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape)),
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),
     };
-    const handler = async (args: Args, extra: Extra): Promise<CallToolResult> => {
+    const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);
@@ -105,7 +111,7 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
 
 /** The per-call context handed to `validate`, `estimate` and `run`. */
 function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
-  const token = extra._meta?.progressToken;
+  const token = extra.mcpReq._meta?.progressToken;
   let last = Number.NEGATIVE_INFINITY;
   return {
     config: deps.config,
@@ -114,14 +120,14 @@ function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
     catalog: deps.catalog,
     poller: deps.poller,
     log: deps.log,
-    signal: extra.signal,
+    signal: extra.mcpReq.signal,
     owner: deps.owner,
     async progress(p) {
       // Only when the client asked (it sent a token), and strictly increasing as the spec requires.
       if (token === undefined || !(p.progress > last)) return;
       last = p.progress;
       try {
-        await extra.sendNotification({
+        await extra.mcpReq.notify({
           method: 'notifications/progress',
           params: {
             progressToken: token,
@@ -150,50 +156,6 @@ async function runRead(
   return r.meta ? { ...result, _meta: r.meta } : result;
 }
 
-/** Whether the client can be asked with a form: it declared elicitation, is not skip-listed, and config allows. */
-function canElicit(server: McpServer, config: Config): boolean {
-  if (config.elicitation !== 'auto') return false;
-  if (!server.server.getClientCapabilities()?.elicitation) return false;
-  const name = server.server.getClientVersion()?.name?.toLowerCase();
-  return !(name && config.elicitationSkipClients.includes(name));
-}
-
-function elicitor(server: McpServer, extra: Extra, deps: RuntimeDeps) {
-  return async (message: string): Promise<ElicitOutcome> => {
-    try {
-      const r = await server.server.elicitInput(
-        {
-          mode: 'form',
-          message,
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              confirm: { type: 'boolean', title: 'Start this paid job', description: message, default: false },
-            },
-            required: ['confirm'],
-          },
-        },
-        // Shorter than the host's ~60 s tool timeout, so a form nobody answers falls back to a token in time.
-        { relatedRequestId: extra.requestId, timeout: deps.config.elicitationTimeoutMs, signal: extra.signal },
-      );
-      if (r.action === 'accept' && r.content?.confirm === true) return { outcome: 'accepted' };
-      return {
-        outcome: 'declined',
-        reason: r.action === 'accept' ? 'the user left "confirm" unticked' : `the user chose "${r.action}"`,
-      };
-    } catch (err) {
-      deps.log.info('elicitation failed; falling back to a confirmation token', { error: String(err) });
-      const timedOut = /timed? ?out/i.test(String(err));
-      return {
-        outcome: 'failed',
-        reason: timedOut
-          ? `no answer within ${Math.round(deps.config.elicitationTimeoutMs / 1000)} s`
-          : 'the client could not show it',
-      };
-    }
-  };
-}
-
 /**
  * The billable path. `carrier` says who presented a confirmation token: `human` only from the App's Confirm
  * click (src/apps/confirm-tool.ts, an app-only tool); every model call is `model`.
@@ -205,8 +167,10 @@ export async function runBillable(
   extra: Extra,
   deps: RuntimeDeps,
   carrier: 'model' | 'human' = 'model',
-): Promise<CallToolResult> {
+): Promise<ToolAnswer> {
   const { confirmation_token, allow_duplicate, ...input } = args;
+  // A Confirm click is itself the person's answer: no form on top of it.
+  const form = carrier === 'human' ? undefined : formCarrierFor(server, extra, deps.config);
   const result = await runPaidCall(
     spec,
     {
@@ -214,7 +178,8 @@ export async function runBillable(
       token: typeof confirmation_token === 'string' ? confirmation_token : undefined,
       allowDuplicate: allow_duplicate === true,
       carrier,
-      elicit: canElicit(server, deps.config) ? elicitor(server, extra, deps) : undefined,
+      elicit: form === 'push' ? pushForm(extra, deps.config, deps.log) : undefined,
+      form: form === 'mrtr' ? readFormRound(extra) : undefined,
     },
     makeContext(extra, deps),
     {
@@ -225,10 +190,18 @@ export async function runBillable(
       now: deps.now ?? Date.now,
       tokenTtlMs: deps.tokenTtlMs,
       onStep: stepReached(deps.config.testKillAt),
+      callbackUrl: deps.callbackUrl,
     },
   );
   if ('error' in result) return toolError(result.error, deps.log);
+  if ('askForm' in result) {
+    const { message, envelope } = result.askForm;
+    return askWithForm(message, envelope.confirmation_token as string, deps.consentState, extra);
+  }
   const env = result.envelope;
+  // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
+  // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
+  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server, extra)) return taskResult(env, deps);
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);

@@ -11,7 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { TALKING_VIDEO_CREDITS } from '../../src/cost/estimate.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { serverEnv } from './cold-start.js';

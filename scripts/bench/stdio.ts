@@ -1,7 +1,7 @@
 /** Spawning stdio MCP servers for the bench, and the small statistics it reports. */
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** dist/src/index.js and the minimal baseline, resolved from dist/scripts/bench/. */
 export const OUR_ENTRY = new URL('../../src/index.js', import.meta.url).pathname;

@@ -78,7 +78,6 @@ export async function waiting(
       waitCalls++;
       const r = await server.client.callTool(
         { name: 'wait_for_jobs', arguments: { handles: pending, until: 'any', max_wait_s: 50 } },
-        undefined,
         { timeout: 70_000 },
       );
       const answer = r.structuredContent as unknown as WaitAnswer | undefined;

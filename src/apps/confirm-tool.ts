@@ -8,12 +8,15 @@
  */
 
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
+import { checkArgumentDepth } from '../guards/depth.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
+import type { ToolAnswer } from '../protocol/consent-form.js';
+import { clientCapabilities } from '../protocol/era.js';
+import { portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
@@ -30,21 +33,25 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
     {
       title: 'Confirm a paid job (App button)',
       description: "The job viewer's Confirm button: starts the quoted job. Only the App calls it.",
-      inputSchema: z.strictObject({
-        tool: z.enum(names).describe('the quoted tool'),
-        arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
-        confirmation_token: z.string().min(1).describe('the quote token'),
-      }),
-      outputSchema: JobEnvelopeShape,
+      inputSchema: portableSchema(
+        z.strictObject({
+          tool: z.enum(names).describe('the quoted tool'),
+          arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
+          confirmation_token: z.string().min(1).describe('the quote token'),
+        }),
+      ),
+      outputSchema: portableSchema(z.object(JobEnvelopeShape)),
       annotations: { title: 'Confirm a paid job', ...BILLABLE_ANNOTATIONS },
       _meta: uiMeta(JOB_VIEWER_URI, ['app']),
     },
-    async (input, extra): Promise<CallToolResult> => {
+    async (input, ctx): Promise<ToolAnswer> => {
       try {
+        // Before anything walks the quoted arguments: the other tools get this bound from the runtime.
+        checkArgumentDepth(input);
         // `visibility: ["app"]` is a hint only hosts that render Apps honour: a client that declared no MCP
         // Apps support (a terminal host, an agent framework) lists this tool to its model like any other. Under
         // GENPLAT_CONSENT=human the click must come from a View, so such a client cannot use this entrance.
-        if (deps.config.consent === 'human' && !clientShowsApps(server)) {
+        if (deps.config.consent === 'human' && !clientShowsApps(server, ctx)) {
           throw new UserInputError(
             'confirm_paid_call',
             'GENPLAT_CONSENT=human: this client declared no MCP Apps support, so no person clicked Confirm in a View',
@@ -61,7 +68,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
           const issue = parsed.error.issues[0];
           throw new UserInputError(`arguments.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
         }
-        return await runBillable(server, spec, parsed.data, extra, deps, 'human');
+        return await runBillable(server, spec, parsed.data, ctx, deps, 'human');
       } catch (err) {
         return toolError(err, deps.log);
       }
@@ -69,8 +76,11 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
   );
 }
 
-/** The client declared the MCP Apps extension with the View's MIME type (ext-apps `getUiCapability`). */
-function clientShowsApps(server: McpServer): boolean {
-  const caps = server.server.getClientCapabilities() as Parameters<typeof getUiCapability>[0];
+/**
+ * The client declared the MCP Apps extension with the View's MIME type (ext-apps `getUiCapability`), on this
+ * request's envelope (2026) or at initialize (2025): `clientCapabilities` reads both.
+ */
+function clientShowsApps(server: McpServer, ctx: ServerContext): boolean {
+  const caps = clientCapabilities(server, ctx) as Parameters<typeof getUiCapability>[0];
   return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }

@@ -3,7 +3,7 @@
  * every creator, get_job and wait_for_jobs; the picker from list_avatars and list_voices (see `uiFor`).
  */
 import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { viewCsp } from './csp.js';
 import { type ViewName, viewHtml } from './html.js';

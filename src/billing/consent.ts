@@ -37,7 +37,9 @@ export type ConsentAnswer =
   /** The user said no: a normal answer, nothing charged. */
   | { kind: 'declined'; reason: string }
   /** Consent could not be obtained this way: answer with a fresh token, saying why. */
-  | { kind: 'fallback'; reason: string };
+  | { kind: 'fallback'; reason: string }
+  /** Ask the person with a form in a second round trip (2026-07-28 `input_required`); nothing charged yet. */
+  | { kind: 'ask_form'; message: string };
 
 export interface ConsentCarrier {
   ask(q: ConsentQuestion): Promise<ConsentAnswer>;
@@ -114,6 +116,44 @@ export function elicitationCarrier(elicit: (message: string) => Promise<ElicitOu
       return {
         kind: 'fallback',
         reason: `The confirmation form could not be used (${asked.reason}); confirm with a token instead.${warning}`,
+      };
+    },
+  };
+}
+
+/**
+ * The confirmation form of a 2026-07-28 client, asked as a multi round-trip request: the first round answers
+ * `ask_form` (the runtime returns `input_required` carrying a fresh confirmation token inside a signed
+ * `requestState`); the client's retry carries the person's answer and that token back. The token does the
+ * binding (tool, exact request body, quote, caller, expiry) and its nonce is consumed by `store.admit`, so an
+ * answered form starts at most one job however often the retry is replayed, on any instance.
+ */
+export type FormRound =
+  | { round: 'ask' }
+  | { round: 'answered'; accepted: true; token: string }
+  | { round: 'answered'; accepted: false; reason: string };
+
+export function formRoundCarrier(
+  form: FormRound,
+  consentKey: () => Promise<Buffer>,
+  now: () => number,
+): ConsentCarrier {
+  return {
+    async ask({ expected, message, earlier }) {
+      if (form.round === 'ask') return { kind: 'ask_form', message };
+      if (!form.accepted) return { kind: 'declined', reason: form.reason };
+      const check = verifyToken(await consentKey(), form.token, expected, now());
+      if (check.ok) {
+        return {
+          kind: 'granted',
+          path: 'elicitation',
+          nonce: { value: check.claims.nonce, expiresAt: new Date(check.claims.exp) },
+        };
+      }
+      const warning = earlier ? ` ${unsettledWarning(earlier)}` : '';
+      return {
+        kind: 'fallback',
+        reason: `The confirmation form's answer no longer matches this call (${check.reason}). A fresh confirmation_token is attached.${warning}`,
       };
     },
   };

@@ -13,14 +13,25 @@
  */
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { admitRules, confirmationRequired, type ElicitOutcome, guardCall, refusalError } from '../cost/guard.js';
+import {
+  admitRules,
+  confirmationRequired,
+  type ElicitOutcome,
+  type FormRound,
+  guardCall,
+  refusalError,
+} from '../cost/guard.js';
 import type { BillableToolSpec, ToolContext } from '../define-tool.js';
 import { checkWebhookUrl } from '../guards/url.js';
+import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import { type CallbackUrlMaker, withCallback } from './callback.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
 import { type PaidStep, stepReached } from './steps.js';
 
+/** A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". */
+export type PaidCallResult = PaidResult | { askForm: { message: string; envelope: JobEnvelope } };
 export type { PaidResult };
 
 export interface BillingDeps {
@@ -34,6 +45,8 @@ export interface BillingDeps {
   tokenTtlMs?: number | undefined;
   /** Test-only: called at each named step of a paid call (`steps.ts`). */
   onStep?: ((step: PaidStep) => void) | undefined;
+  /** HTTP mode with a public URL: our per-job callback URL (`callback.ts`); undefined = polling only. */
+  callbackUrl?: CallbackUrlMaker | undefined;
 }
 
 export interface PaidCallArgs {
@@ -45,6 +58,8 @@ export interface PaidCallArgs {
   carrier?: 'model' | 'human';
   /** Asks the user with a form (SDK call, injected); undefined when the client cannot be asked. */
   elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
+  /** The round of a 2026-07-28 confirmation form; undefined when the client cannot be asked that way. */
+  form?: FormRound | undefined;
 }
 
 /** The signal billable `run()`s see (see below). */
@@ -59,7 +74,7 @@ export async function runPaidCall(
   args: PaidCallArgs,
   ctx: ToolContext,
   deps: BillingDeps,
-): Promise<PaidResult> {
+): Promise<PaidCallResult> {
   const input = args.input as never;
   const raw = args.input;
   if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
@@ -84,11 +99,13 @@ export async function runPaidCall(
     allowDuplicate: args.allowDuplicate,
     carrier: args.carrier ?? 'model',
     elicit: args.elicit,
+    form: args.form,
   };
 
   const decision = await guardCall(guardDeps, call);
   if (decision.kind === 'refuse') return { error: decision.error };
   if (decision.kind === 'answer') return { envelope: decision.envelope };
+  if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
 
   // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
   // outside any transaction. @throws UserInputError to refuse early, unsent.
@@ -135,13 +152,15 @@ export async function runPaidCall(
   const rec = admitted.record;
   deps.onStep?.('after_admit');
   deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: estimate.credits, consent: decision.consent });
+  // The consented request, plus at most our callback URL (it names the record, so it exists only now).
+  const sent = await withCallback(spec, input, ctx, request, rec.id, deps.callbackUrl, deps.log);
 
   let sub: Awaited<ReturnType<typeof spec.run>>;
   try {
     // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
     // the job's id, so a cancelled call must still read it into the store (invariant 3). Tools that pass
     // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
-    sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, request);
+    sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, sent);
   } catch (err) {
     return settleFailure(rec, err, kind, estimate, deps);
   }

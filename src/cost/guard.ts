@@ -11,6 +11,8 @@ import {
   type ConsentCarrier,
   type ElicitOutcome,
   elicitationCarrier,
+  type FormRound,
+  formRoundCarrier,
   policyCarrier,
   tokenCarrier,
   unsettledWarning,
@@ -25,7 +27,7 @@ import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
 
-export type { ElicitOutcome };
+export type { ElicitOutcome, FormRound };
 export { unsettledWarning };
 
 /** The guard refused the call: nothing was sent, nothing charged. */
@@ -53,8 +55,13 @@ export interface GuardRequest {
    * `model` (default) = the model's own tool call. With GENPLAT_CONSENT=human only the first redeems.
    */
   carrier?: 'model' | 'human';
-  /** Asks the user with a form; undefined when the client cannot be asked (no capability, skip-listed, off). */
+  /**
+   * Asks the user with a pushed form (2025-era `elicitation/create`); undefined when the client cannot be
+   * asked (no capability, skip-listed, off, or a 2026-07-28 client, which gets `form` instead).
+   */
   elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
+  /** The round of a 2026-07-28 confirmation form (`input_required`); undefined when no form can be shown. */
+  form?: FormRound | undefined;
 }
 
 export interface GuardDeps {
@@ -77,6 +84,11 @@ export type GuardDecision =
     }
   /** `confirmation_required` or `declined`: a normal (non-error) answer; nothing charged. */
   | { kind: 'answer'; envelope: JobEnvelope }
+  /**
+   * Ask the person with a form in a second round trip: `envelope` is the `confirmation_required` answer
+   * whose token the form's signed state carries (and what a client that drops the form is left with).
+   */
+  | { kind: 'ask'; message: string; envelope: JobEnvelope }
   | { kind: 'refuse'; error: CostRefusedError };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -289,9 +301,10 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     tokenCarrier(req.token, () => deps.jobs.consentKey(), deps.now, {
       carrier: req.carrier ?? 'model',
       humanOnly: deps.config.consent === 'human',
-      canAskPerson: req.elicit !== undefined,
+      canAskPerson: req.elicit !== undefined || req.form !== undefined,
     }),
     ...(req.elicit ? [elicitationCarrier(req.elicit)] : []),
+    ...(req.form ? [formRoundCarrier(req.form, () => deps.jobs.consentKey(), deps.now)] : []),
   ];
   const answer = await askConsent(carriers, {
     expected,
@@ -319,6 +332,10 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
         next_step: 'No charge made and no job started. Ask the user what to change before trying again.',
       },
     };
+  }
+  if (answer.kind === 'ask_form') {
+    const envelope = await confirmationRequired(deps, req, expected, earlier, undefined);
+    return { kind: 'ask', message: answer.message, envelope };
   }
   const reason = answer.kind === 'fallback' ? answer.reason : earlier ? unsettledWarning(earlier) : undefined;
   return { kind: 'answer', envelope: await confirmationRequired(deps, req, expected, earlier, reason) };

@@ -15,6 +15,9 @@
  *   processing with a note. A definitive 4xx (unknown id, bad key) becomes an `unknown` view with the reason.
  * - Reads are never tied to one watcher's AbortSignal: cancelling a wait stops that wait only, and never
  *   touches the job (mcp-notes 2.4).
+ * - A platform callback (webhook, src/webhooks/) is only a hint: `hint` reads the job at once, past the interval
+ *   and the fleet lease, and wakes its waiters; `wake` (the hint heard from another instance) makes waiters here
+ *   re-read now through the lease, so they normally take the store's fresh observation instead of the platform.
  */
 import { randomUUID } from 'node:crypto';
 import type { PlatformClient } from '../client/types.js';
@@ -67,6 +70,16 @@ export interface Poller {
    * @throws the signal's reason when `signal` aborts first (the read itself goes on for other watchers).
    */
   next(ref: JobRef, seenSeq: number, signal?: AbortSignal): Promise<Observed>;
+  /**
+   * A callback said this job changed: one status read now (past the interval and the lease; concurrent hints
+   * share it), then every waiter wakes. Terminal jobs are not read again.
+   */
+  hint(ref: JobRef): Promise<Observed>;
+  /**
+   * Another instance read this job after a callback: waiters here stop sleeping and read now, through the lease
+   * (so normally from the store). A job nobody here watches, or a terminal one, is left alone.
+   */
+  wake(key: string): void;
   /** Listens to status/output changes; returns the unsubscribe function. */
   onChange(listener: (change: PollerChange) => void): () => void;
   /** Stops pending timers; later calls reject. */
@@ -95,7 +108,11 @@ interface HandleState {
   /** Earliest time the next read may start. 0 = now. */
   dueAt: number;
   inflight: Promise<Observed> | undefined;
+  /** The read a callback asked for, while it runs (concurrent hints share it). */
+  hinted: Promise<Observed> | undefined;
   terminal: boolean;
+  /** Waiters sleeping until `dueAt`: called to cut the sleep short (a hint). */
+  wakers: Set<() => void>;
 }
 
 /** A 4xx other than 408/429 will answer the same way next time: report it instead of retrying for ever. */
@@ -152,7 +169,19 @@ export function createPoller(opts: PollerOptions): Poller {
     if (!st) {
       if (states.size >= MAX_STATES) prune();
       const handle = tryEncodeHandle(ref) ?? `${ref.kind}:(id not representable in a handle)`;
-      st = { ref, key, handle, last: undefined, lastAt: 0, seq: 0, dueAt: 0, inflight: undefined, terminal: false };
+      st = {
+        ref,
+        key,
+        handle,
+        last: undefined,
+        lastAt: 0,
+        seq: 0,
+        dueAt: 0,
+        inflight: undefined,
+        hinted: undefined,
+        terminal: false,
+        wakers: new Set(),
+      };
       states.set(key, st);
     }
     return st;
@@ -242,7 +271,13 @@ export function createPoller(opts: PollerOptions): Poller {
     }
   }
 
-  async function fetchView(st: HandleState): Promise<JobView> {
+  /** Every waiter of `st` sleeping until its next read stops sleeping and loops (reads or awaits the read). */
+  function wakeAll(st: HandleState): void {
+    for (const w of [...st.wakers]) w();
+  }
+
+  /** `force`: a callback asked for this read, so it goes to the platform even inside another holder's lease. */
+  async function fetchView(st: HandleState, force = false): Promise<JobView> {
     const rec = await ledgerRecord(st);
     if (!isPollable(st.ref)) {
       return rec
@@ -254,7 +289,9 @@ export function createPoller(opts: PollerOptions): Poller {
     // One read per job per interval across every process on the store (a fleet shares one database): the
     // lease holder reads, everyone else serves the store's last observation of it. A job the store does not
     // know has no shared observation to serve, so it is read (get_job by raw id adopts it after this read).
-    if (rec && !(await leased(st))) return observedView(rec, st.last);
+    // A forced read still takes a free lease, so the other instances serve what it learned from the store.
+    const mayRead = rec ? await leased(st) : true;
+    if (rec && !mayRead && !force) return observedView(rec, st.last);
     let view: JobView;
     try {
       view = await limit(() => readJob(client, st.ref));
@@ -273,9 +310,9 @@ export function createPoller(opts: PollerOptions): Poller {
     return view;
   }
 
-  function startRead(st: HandleState): Promise<Observed> {
+  function startRead(st: HandleState, force = false): Promise<Observed> {
     const p = (async () => {
-      const view = await fetchView(st);
+      const view = await fetchView(st, force);
       const previous = st.last?.status;
       const changed = previous !== view.status || !sameUrls(st.last?.outputs, view.outputs);
       st.last = view;
@@ -294,22 +331,32 @@ export function createPoller(opts: PollerOptions): Poller {
     return p;
   }
 
-  function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  /** Sleeps `ms`, or until `st` is woken (a hint), or rejects when `signal` aborts. */
+  function sleep(st: HandleState, ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
+      const done = () => {
+        clearTimeout(entry.timer);
+        timers.delete(entry);
+        st.wakers.delete(done);
+        signal?.removeEventListener('abort', onAbort);
+      };
       const entry = {
         timer: setTimeout(() => {
-          timers.delete(entry);
-          signal?.removeEventListener('abort', onAbort);
+          done();
           resolve();
         }, ms),
         reject,
       };
       const onAbort = () => {
-        clearTimeout(entry.timer);
-        timers.delete(entry);
+        done();
         reject(signal?.reason);
       };
+      const wake = () => {
+        done();
+        resolve();
+      };
+      st.wakers.add(wake);
       timers.add(entry);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -348,11 +395,38 @@ export function createPoller(opts: PollerOptions): Poller {
         }
         const wait = st.dueAt - now();
         if (wait > 0) {
-          await sleep(wait, signal);
+          await sleep(st, wait, signal);
           continue;
         }
         await race(startRead(st), signal);
       }
+    },
+
+    async hint(ref) {
+      if (closed) throw closedError();
+      const st = stateOf(ref);
+      if (st.terminal && st.last) return observed(st);
+      if (st.hinted) return st.hinted;
+      const p = (async () => {
+        // A read already on the wire may have left before the change the callback announces: read after it.
+        if (st.inflight) await st.inflight;
+        return startRead(st, true);
+      })();
+      st.hinted = p;
+      // Waiters asleep until the next due read loop now and find the forced read in flight.
+      queueMicrotask(() => wakeAll(st));
+      try {
+        return await p;
+      } finally {
+        if (st.hinted === p) st.hinted = undefined;
+      }
+    },
+
+    wake(key) {
+      const st = states.get(key);
+      if (!st || st.terminal || closed) return;
+      st.dueAt = 0;
+      wakeAll(st);
     },
 
     onChange(listener) {

@@ -1,20 +1,5 @@
-/**
- * `resources/subscribe` for job resources. McpServer does not answer subscribe/unsubscribe (mcp-notes 2.9),
- * so the handlers are installed here; `buildServer` declares `resources.subscribe: true`.
- *
- * Subscribing to `genplat://jobs/<handle>` also watches the job through the shared poller until it ends
- * (so an update arrives even when no wait_for_jobs call is running), at the poller's usual 5-10 s pace and
- * never faster, since the poller coalesces with every other watcher. A change seen by *any* read (waits,
- * get_job, other sessions) sends `notifications/resources/updated` to every session subscribed to it.
- * Subscriptions to other URIs are accepted and never notified: catalog lists have no change signal.
- */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  ErrorCode,
-  McpError,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { type Logger, silentLogger } from '../log.js';
 import { decodeHandle, isPollable, type JobRef, jobKey } from './handle.js';
 import { resolveJob } from './owner.js';
@@ -76,12 +61,12 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
     }
   });
 
-  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+  server.server.setRequestHandler('resources/subscribe', async (req) => {
     const { uri } = req.params;
     if (subs.has(uri)) return {};
     if (subs.size >= MAX_SUBSCRIPTIONS) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
         `At most ${MAX_SUBSCRIPTIONS} subscriptions per session; unsubscribe from finished jobs first.`,
       );
     }
@@ -91,8 +76,8 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
     }
     const ref = jobRef(uri);
     if (!ref)
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `uri: ${uri} does not name a job handle (e.g. genplat://jobs/actor_video:abc123)`,
       );
     let target = ref;
@@ -100,7 +85,7 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
       try {
         target = (await resolveJob(deps.jobs, deps.owner, ref, 'uri')).ref;
       } catch (err) {
-        throw new McpError(ErrorCode.InvalidParams, err instanceof Error ? err.message : String(err));
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, err instanceof Error ? err.message : String(err));
       }
     }
     const ac = new AbortController();
@@ -113,7 +98,7 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
     return {};
   });
 
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+  server.server.setRequestHandler('resources/unsubscribe', async (req) => {
     subs.get(req.params.uri)?.ac.abort();
     subs.delete(req.params.uri);
     return {};

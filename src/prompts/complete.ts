@@ -2,7 +2,7 @@
  * Completions for prompt arguments, from the live (cached) catalog, so a host offers only values the
  * platform accepts. A failed catalog fetch completes to nothing: completion is a convenience, never an error.
  */
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { completable } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { readPacks } from '../../tools/_shared/packs.js';
 import type { Catalog } from '../catalog.js';
@@ -34,7 +34,8 @@ export const SOURCES = {
  * schema object itself, so `.describe()` must come before this call (it returns a copy without the mark).
  */
 export function completed(deps: PromptDeps, description: string, source: Source) {
-  return completable(z.string().optional().describe(description), async (value, context) => {
+  // v2 finds the completer only on the schema inside the outer optional, so `.optional()` goes last.
+  return completable(z.string().describe(description), async (value, context) => {
     try {
       const prefix = (value ?? '').toLowerCase();
       const all = await source(deps, context?.arguments ?? {});
@@ -43,12 +44,12 @@ export function completed(deps: PromptDeps, description: string, source: Source)
       deps.log.debug('prompt completion failed', { error: String(err) });
       return [];
     }
-  });
+  }).optional();
 }
 
 /** An optional argument with a fixed set of values; prompts/get rejects any other value. */
 export function oneOf<const T extends readonly [string, ...string[]]>(description: string, values: T) {
-  return completable(z.enum(values).optional().describe(description), (value) =>
+  return completable(z.enum(values).describe(description), (value) =>
     values.filter((v) => v.startsWith((value ?? '').toLowerCase())),
-  );
+  ).optional();
 }

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completed, type PromptDeps, SOURCES } from './complete.js';
 import { CONFIRM, quoted, steps, VOICE_ID, WAIT } from './text.js';
@@ -11,12 +11,12 @@ export function registerCustomAvatarVideo(server: McpServer, deps: PromptDeps): 
       title: 'Custom avatar, then a talking video',
       description:
         'Create an avatar from a portrait (and optional voice sample), then a talking video with it; each cost confirmed first.',
-      argsSchema: {
+      argsSchema: z.object({
         portrait_url: z.string().describe('Public http(s) URL of the portrait (png, jpeg, webp)'),
         brief: z.string().describe('What the video should say'),
         voice_sample_url: z.string().optional().describe('Public http(s) URL of a voice sample to clone'),
         language: completed(deps, 'Voice language name when no sample is given', SOURCES.language),
-      },
+      }),
     },
     ({ portrait_url, brief, voice_sample_url, language }) =>
       steps(`Create a custom avatar and a talking video with it. Brief: ${brief}`, [

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completed, oneOf, type PromptDeps, SOURCES } from './complete.js';
 import { CONFIRM, quoted, steps, VOICE_ID, WAIT } from './text.js';
@@ -24,12 +24,12 @@ export function registerProductAd(server: McpServer, deps: PromptDeps): void {
       title: 'Product ad from a product image',
       description:
         'Create a product-in-hand video or a shoppable ad image/video from a product image URL and a brief, with the cost confirmed first.',
-      argsSchema: {
+      argsSchema: z.object({
         product_image_url: z.string().describe('Public http(s) URL of the product image'),
         brief: z.string().describe('What the ad should say or show'),
         kind: oneOf('product_video, shoppable_image or shoppable_video; default: choose from the brief', KINDS),
         category: completed(deps, 'Shoppable pack category (shoppable kinds)', SOURCES.pack_category),
-      },
+      }),
     },
     ({ product_image_url, brief, kind, category }) =>
       steps(`Make a product ad from the product image ${product_image_url}. Brief: ${brief}`, [

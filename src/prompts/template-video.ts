@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completed, type PromptDeps, SOURCES } from './complete.js';
 import { CONFIRM, quoted, steps, WAIT } from './text.js';
@@ -11,11 +11,11 @@ export function registerTemplateVideo(server: McpServer, deps: PromptDeps): void
       title: 'Template video from a brief',
       description:
         'Pick a content-library template, fill its fields from a brief, and create the video after the cost is confirmed.',
-      argsSchema: {
+      argsSchema: z.object({
         brief: z.string().describe('What the video is about'),
         category: completed(deps, 'Template category, e.g. ecommerce', SOURCES.category),
         template_id: completed(deps, 'Template id, if already chosen', SOURCES.template_id),
-      },
+      }),
     },
     ({ brief, category, template_id }) =>
       steps(`Make a template video. Brief: ${brief}`, [

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completed, type PromptDeps, SOURCES } from './complete.js';
 import { CONFIRM, quoted, steps, VOICE_ID, WAIT } from './text.js';
@@ -10,11 +10,11 @@ export function registerUgcTalkingVideo(server: McpServer, deps: PromptDeps): vo
     {
       title: 'UGC talking-actor video from a brief',
       description: 'Plan and create a talking-actor video from a short brief, with the cost confirmed first.',
-      argsSchema: {
+      argsSchema: z.object({
         brief: z.string().describe('What the video should say or sell'),
         language: completed(deps, 'Voice language name, e.g. English', SOURCES.language),
         gender: completed(deps, 'Avatar gender, e.g. Female', SOURCES.gender),
-      },
+      }),
     },
     ({ brief, language, gender }) =>
       steps(`Make a short UGC-style talking-actor video. Brief: ${brief}`, [

@@ -14,7 +14,7 @@ import { Jobs, type TimingOption, timingFrom } from './jobs.js';
 import { isLoopbackUrl, isPublicUrl } from './public-url.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { allRoutes } from './routes/index.js';
-import { onLibraryTerminal } from './routes/library.js';
+import { onJobTerminal } from './routes/library.js';
 import { customVoice, SANDBOX_CUSTOM_VOICE_ID, seedData, seedOwnedVideos } from './seed.js';
 import { API_PREFIX, createHandler } from './server.js';
 import type { JobEngine, JobScript, OwnedVideo, SimAccount, SimContext, SimData } from './types.js';
@@ -35,6 +35,11 @@ export interface SimulatorOptions {
   startingCredits?: number;
   /** Tests: let webhook_url point at 127.0.0.1 (the real platform requires public URLs). */
   allowLoopbackWebhooks?: boolean;
+  /**
+   * How long after a job's terminal state its callback is POSTed (ms, default 0): the platform's delivery
+   * delay, which the bench compares the webhook completion lag with.
+   */
+  webhookDelayMs?: number;
   /** Called after each request under the prefix is answered (the CLI prints them to stderr). */
   onRequest?: (entry: LogEntry) => void;
 }
@@ -80,10 +85,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     ownedVideos,
     projects,
     onTerminal: (job, state) => {
-      if (ctx) onLibraryTerminal(job, state, ctx);
+      if (ctx) onJobTerminal(job, state, ctx);
     },
   });
   const pendingWebhooks = new Set<Promise<void>>();
+  // Aborted at close: callbacks still waiting out `webhookDelayMs` are dropped (delivery is not guaranteed).
+  const closing = new AbortController();
 
   const handler = createHandler({
     routes: allRoutes,
@@ -134,12 +141,15 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     origin,
     ownedVideos,
     sendWebhook: (url, payload) => {
-      const p = fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'genplat-sim-webhook/1' },
-        body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-      })
+      const p = delay(opts.webhookDelayMs ?? 0, closing.signal)
+        .then(() =>
+          fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'user-agent': 'genplat-sim-webhook/1' },
+            body: JSON.stringify(payload),
+            signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+          }),
+        )
         .then((r) => r.arrayBuffer())
         .then(
           () => undefined,
@@ -167,6 +177,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       closed ??= (async () => {
         jobs.close();
         handler.close();
+        closing.abort();
         await Promise.allSettled([...pendingWebhooks]);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -176,6 +187,23 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return closed;
     },
   };
+}
+
+/** Resolves after `ms`, or rejects at once when `signal` aborts (a dropped callback). */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function listen(server: Server, port: number): Promise<void> {

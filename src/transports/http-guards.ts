@@ -1,6 +1,6 @@
 /**
- * Host and Origin checks (DNS-rebinding protection). The SDK transport checks neither by default; its own
- * options for it are deprecated in favour of middleware like this (mcp-notes 2.12, 4).
+ * The allow-lists for the SDK's Host and Origin guards (`@modelcontextprotocol/node`; DNS-rebinding
+ * protection): which names this server answers to. The checks themselves are the SDK's.
  */
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -17,42 +17,24 @@ export function allowedHostNames(bindHost: string, extra: readonly string[]): Se
   return names;
 }
 
-/** The host name of a Host header (`a.example:8787` → `a.example`, `[::1]:80` → `[::1]`), or undefined. */
-export function hostName(hostHeader: string | undefined): string | undefined {
-  if (!hostHeader) return undefined;
-  try {
-    const u = new URL(`http://${hostHeader}`);
-    // A Host header is host[:port] only; anything that parsed into more (user info, path) is not one.
-    if (u.username || u.password || u.pathname !== '/' || u.search || u.hash) return undefined;
-    return u.hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
-export function hostAllowed(hostHeader: string | undefined, allowed: ReadonlySet<string>): boolean {
-  const name = hostName(hostHeader);
-  return name !== undefined && allowed.has(name);
-}
-
 /**
- * No Origin: a non-browser client (every MCP host today) — fine, the bearer token decides.
- * With an Origin: it must be on the allow-list, or be this server's own origin (same scheme-less host:port
- * as the already validated Host header, i.e. a same-origin request). Anything else is a browser page on
- * another site talking to us: 403, as the spec requires.
+ * Origin host names the SDK's `originValidation` accepts (it compares host names, port-agnostic): those of the
+ * configured origins, plus this server's own names, so a same-origin page (a View served from here) passes.
+ * No Origin header passes too (every non-browser MCP client); the bearer token decides then.
  */
-export function originAllowed(
-  origin: string | undefined,
-  hostHeader: string | undefined,
+export function allowedOriginHostNames(
+  bindHost: string,
+  extraHosts: readonly string[],
   allowedOrigins: readonly string[],
-): boolean {
-  if (origin === undefined) return true;
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
+): string[] {
+  const names = new Set(allowedHostNames(bindHost, extraHosts));
+  for (const origin of allowedOrigins) {
+    try {
+      const host = new URL(origin).hostname.toLowerCase();
+      names.add(host);
+    } catch {
+      // config.ts already refused anything that is not an origin
+    }
   }
-  if (allowedOrigins.includes(parsed.origin.toLowerCase())) return true;
-  return parsed.protocol === 'http:' && hostHeader !== undefined && parsed.host === hostHeader.toLowerCase();
+  return [...names];
 }

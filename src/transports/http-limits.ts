@@ -1,12 +1,9 @@
 /**
- * Per-caller rate limiting and the bounded body reader for the HTTP transport.
+ * Per-caller rate limiting for the HTTP transport (the body limit is the SDK adapter's `maxRequestBodySize`).
  */
-import type { IncomingMessage } from 'node:http';
 
 /** 1 MiB: the largest real request (a tool call with a long script or prompt) is a few KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** How much of an oversized body is read and discarded so the client sees the 413 instead of a reset. */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * A fixed one-minute window per key. Coarser than a token bucket, but a burst of at most 2× the limit at a
@@ -30,49 +27,4 @@ export function createRateLimiter(perMinute: number, now: () => number) {
       return Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000));
     },
   };
-}
-
-export class BodyTooLargeError extends Error {}
-
-/**
- * Reads the whole body, at most `limit` bytes.
- * @throws BodyTooLargeError past the limit (declared or streamed); the rest is drained in the background so
- *   the 413 reaches the client, and the socket is dropped if a client keeps sending far beyond it.
- */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    drain(req, 0);
-    return Promise.reject(new BodyTooLargeError());
-  }
-  // Listeners, not `for await`: leaving an async iterator early destroys the socket, and the 413 with it.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      req.off('end', onEnd);
-      drain(req, size);
-      reject(new BodyTooLargeError());
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks));
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', reject);
-  });
-}
-
-function drain(req: IncomingMessage, already: number): void {
-  let seen = already;
-  req.on('data', (c: Buffer) => {
-    seen += c.length;
-    if (seen > DRAIN_LIMIT_BYTES) req.destroy();
-  });
-  req.on('error', () => {});
-  req.resume();
 }

@@ -1,26 +1,38 @@
 /**
  * `genplat-mcp --http`: the shared parts (one ledger, one platform client, one poller, one catalog) plus a
- * Streamable HTTP listener that builds one MCP server per session for the authenticated caller.
+ * stateless Streamable HTTP listener that builds one MCP server per request for the authenticated caller.
  */
 import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
+import { TOKEN_TTL_MS } from '../cost/token.js';
 import { ConfigurationError } from '../errors.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createPoller } from '../jobs/poller.js';
-import { createLogger, type Logger, registerSecret } from '../log.js';
+import { type Logger, registerSecret } from '../log.js';
+import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import { type Simulator, startSimulator } from '../sim/index.js';
 import { openConfiguredStore } from '../store/index.js';
+import { openPubSub, type PubSub } from '../store/pubsub.js';
+import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
+import { type JobHints, pubSubHints } from '../webhooks/hints.js';
+import { webhookReceiver } from '../webhooks/receiver.js';
+import { pubSubEventBus } from './event-bus.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
+
+/** The job resource template's prefix (resources/): `genplat://jobs/{handle}`. */
+const JOB_URI_PREFIX = 'genplat://jobs/';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 export interface HttpRuntime {
   http: HttpServerHandle;
+  /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
+  pubsub: PubSub;
   sim: Simulator | undefined;
-  /** Closes the listener and sessions, then the poller, client, ledger and simulator. */
+  /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
 }
 
@@ -32,6 +44,17 @@ export interface HttpRuntime {
 export interface HttpRuntimeHooks {
   pollIntervalMs?: number;
   now?: () => number;
+  /**
+   * Tests and the bench only: webhooks on with this listener's own loopback origin as the callback base, for a
+   * simulator started with `allowLoopbackWebhooks`. Production takes the base from GENPLAT_PUBLIC_URL, which
+   * the config accepts only as https.
+   */
+  loopbackWebhooks?: boolean;
+  /**
+   * The cross-instance "job changed" channel for webhook hints (default: in-process only). THE FLEET'S
+   * PostgreSQL LISTEN/NOTIFY PUB/SUB PLUGS IN HERE (see src/webhooks/hints.ts).
+   */
+  hints?: JobHints;
 }
 
 export async function startHttpRuntime(
@@ -87,17 +110,71 @@ export async function startHttpRuntime(
     });
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
+    // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
+    const pubsub = await openPubSub(config, log);
+    steps.push(() => pubsub.close());
+    const bus = pubSubEventBus(pubsub, log);
+    steps.push(() => bus.close());
 
+    // Webhooks (issue 11 item 5): our callback URL on endpoints that accept one, and its receiver.
+    // Hints from a callback that landed on any instance wake this instance's waiters too.
+    const hints = hooks.hints ?? pubSubHints(pubsub, log);
+    steps.push(hints.subscribe((key) => poller.wake(key)));
+    let consentKey: Promise<Buffer> | undefined;
+    const key = () => {
+      // The key never changes once created; a failed read is not remembered (the next call tries again).
+      consentKey ??= jobs.consentKey().catch((err) => {
+        consentKey = undefined;
+        throw err;
+      });
+      return consentKey;
+    };
+    // The loopback base is known once the listener has its port (set below, before any request is served).
+    let callbackBase = config.publicUrl;
+    const webhooksOn = callbackBase !== undefined || hooks.loopbackWebhooks === true;
+    const callbackUrl = webhooksOn
+      ? async (ledgerId: string) => {
+          if (!callbackBase) throw new Error('callback base URL not known yet');
+          return makeCallbackUrl(callbackBase, ledgerId, await key());
+        }
+      : undefined;
+
+    // One codec for every per-request server: keyed from the store, so every instance of a fleet verifies it.
+    const consentState = consentStateCodec(() => jobs.consentKey(), TOKEN_TTL_MS);
     const http = await startHttpServer({
       ...config.http,
       log,
       ...(hooks.now ? { now: hooks.now } : {}),
-      newSession: (owner) =>
-        // A logger per session: buildServer forwards its logger's lines to that session's MCP log, and one
-        // caller must never see another caller's log lines (handles, ledger ids).
-        buildServer({ config, client, jobs, poller, catalog, owner, log: createLogger(config.logLevel) }),
+      ...(webhooksOn
+        ? { routes: [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })] }
+        : {}),
+      bus,
+      buildServer: (owner, era) =>
+        buildServer({
+          config,
+          client,
+          jobs,
+          poller,
+          catalog,
+          owner,
+          log,
+          consentState,
+          perRequest: true,
+          listenStreams: era === 'modern',
+          ...(callbackUrl ? { callbackUrl } : {}),
+        }).server,
     });
     steps.push(() => http.close());
+    if (hooks.loopbackWebhooks && !config.publicUrl) callbackBase = `http://127.0.0.1:${http.port}`;
+    if (webhooksOn) log.info(`webhooks on: job callbacks to ${callbackBase}/hooks/… end waits early`);
+    // A job this instance's poller saw change is news for listen streams on every instance. Its first read here
+    // is not (the job may have been read elsewhere long ago), unless it is already terminal.
+    steps.push(
+      poller.onChange((change) => {
+        if (change.previous === undefined && change.view.status === 'processing') return;
+        http.handler.notify.resourceUpdated(`${JOB_URI_PREFIX}${change.handle}`);
+      }),
+    );
 
     if (!isLoopbackBind(config.http.host)) {
       for (const line of [
@@ -112,7 +189,7 @@ export async function startHttpRuntime(
         say(line);
     }
     log.info(`ready on ${http.url} (${config.http.tokens.length} token(s); state dir ${config.stateDir})`);
-    return { http, sim, close: closeAll };
+    return { http, pubsub, sim, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

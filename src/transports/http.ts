@@ -1,26 +1,33 @@
 /**
- * Streamable HTTP transport (chat-ops): stateful sessions over node:http, one McpServer per session, all
- * sharing the caller-independent parts (ledger, platform client, poller, catalog) that the caller passes in
- * through `newSession`.
+ * Streamable HTTP (chat-ops bots, remote hosts, a fleet behind a load balancer): the SDK's `createMcpHandler`,
+ * stateless for both protocol eras. Every request is answered by a fresh MCP server built for its caller, and
+ * everything that must outlive a request (jobs, consent tokens and their nonces, the consent key, reported
+ * charges) is in the store, so any instance on the same PostgreSQL answers any request: no session affinity.
  *
- * Every request, in this order: path `/mcp` → Host (DNS rebinding) → Origin → bearer token → per-token rate
- * limit → body (≤ 1 MiB, JSON) → session. Sessions need the SDK's stateful mode because elicitation needs the
- * client's declared capabilities (mcp-notes 0.7). A session belongs to the token that created it: any other
- * token gets the same 404 as an unknown session, so session ids cannot be probed either. Sessions are capped
- * per caller as well as in total, so one token cannot take every session (`maxSessionsPerCaller`).
+ * In front of the handler, in this order: path → Host (DNS rebinding; the SDK's guard) → Origin (the SDK's
+ * guard) → bearer token → per-token rate limit → in-flight caps. The body limit is the SDK adapter's.
+ * Rate limits and in-flight caps are per instance (the SDK has no middleware for them on plain node:http and
+ * they exist to stop runaway loops, not to meter).
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  type McpHttpHandler,
+  type McpServer,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 import { createAuthenticator } from './http-auth.js';
-import { allowedHostNames, hostAllowed, originAllowed } from './http-guards.js';
-import { BodyTooLargeError, createRateLimiter, DEFAULT_MAX_BODY_BYTES, readBody } from './http-limits.js';
+import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
+import { createRateLimiter, DEFAULT_MAX_BODY_BYTES } from './http-limits.js';
 
 export const MCP_PATH = '/mcp';
+
+/** Extra routes served next to `/mcp` (the webhook receiver): true when the route answered the request. */
+export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<boolean>;
 
 export interface HttpServerOptions {
   host: string;
@@ -29,18 +36,21 @@ export interface HttpServerOptions {
   tokens: readonly string[];
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
-  /** Open sessions in total. */
-  maxSessions: number;
-  /** Open sessions per caller; default an even share of `maxSessions` among `tokens` (at least 1). */
-  maxSessionsPerCaller?: number | undefined;
-  sessionIdleMs: number;
+  /** Requests in flight in total on this instance. */
+  maxInFlight: number;
+  /** Requests in flight per caller; default an even share of `maxInFlight` among `tokens` (at least 1). */
+  maxInFlightPerCaller?: number | undefined;
   rateLimitPerMin: number;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Builds the MCP server of one session for this caller. */
-  newSession(owner: string): { server: McpServer; close(): Promise<void> };
+  /** Builds the MCP server that answers one request of this caller, in the request's protocol era. */
+  buildServer(owner: string, era: 'legacy' | 'modern'): McpServer;
+  /** Change events for `subscriptions/listen` streams (default: in-process only; a fleet passes one over PostgreSQL). */
+  bus?: ServerEventBus;
+  /** Routes outside the MCP endpoint, checked before it (no bearer token: each route authenticates itself). */
+  routes?: ExtraRoute[];
   log: Logger;
-  /** Clock for idle expiry and rate windows (tests move it instead of sleeping). */
+  /** Clock for rate windows (tests move it instead of sleeping). */
   now?: () => number;
 }
 
@@ -48,26 +58,24 @@ export interface HttpServerHandle {
   /** e.g. http://127.0.0.1:8787/mcp */
   url: string;
   port: number;
-  sessionCount(): number;
-  /** Closes every session and the listener. */
+  /** The SDK handler: `notify.resourceUpdated(uri)` publishes to subscribers through the bus. */
+  handler: McpHttpHandler;
+  /** Requests being answered right now (all callers). */
+  inFlight(): number;
+  /** Stops accepting, aborts what is in flight, closes the listener. */
   close(): Promise<void>;
-}
-
-interface Session {
-  id: string;
-  owner: string;
-  transport: StreamableHTTPServerTransport;
-  close(): Promise<void>;
-  lastSeen: number;
-  /** POST/DELETE requests being answered: a session in the middle of a 50 s wait is not idle. */
-  busy: number;
 }
 
 function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  // JSON-RPC shaped, as the SDK's own transport answers, so clients show the message.
+  // JSON-RPC shaped, as the SDK answers, so clients show the message.
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** The caller behind a request, as the SDK hands it to the factory (`authInfo`). Never the token itself. */
+function authInfoFor(owner: string): AuthInfo {
+  return { token: '', clientId: owner, scopes: [], extra: { owner } };
 }
 
 /**
@@ -77,111 +85,43 @@ function sendError(res: ServerResponse, status: number, message: string, headers
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServerHandle> {
   const authenticate = createAuthenticator(opts.tokens);
   const now = opts.now ?? Date.now;
-  const hosts = allowedHostNames(opts.host, opts.allowedHosts);
   const limiter = createRateLimiter(opts.rateLimitPerMin, now);
-  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const sessions = new Map<string, Session>();
-  /** Sessions being initialised: they hold a slot so concurrent initialises cannot overshoot the cap. */
-  let opening = 0;
-  // Rounded down, so the shares of all callers fit in the total: each caller can always open its share.
-  const perCaller =
-    opts.maxSessionsPerCaller ?? Math.max(1, Math.floor(opts.maxSessions / Math.max(1, new Set(opts.tokens).size)));
-  /** Per caller: open sessions plus those being initialised. */
-  const held = new Map<string, number>();
-  const hold = (owner: string, delta: number) => {
-    const n = (held.get(owner) ?? 0) + delta;
-    if (n > 0) held.set(owner, n);
-    else held.delete(owner);
-  };
   const log = opts.log;
+  const validateHost = hostHeaderValidation([...allowedHostNames(opts.host, opts.allowedHosts)]);
+  const validateOrigin = originValidation(allowedOriginHostNames(opts.host, opts.allowedHosts, opts.allowedOrigins));
 
-  async function closeSession(s: Session, why: string): Promise<void> {
-    if (!sessions.delete(s.id)) return;
-    hold(s.owner, -1);
-    log.info(`http session closed (${why})`, { session: s.id.slice(0, 8), owner: s.owner });
-    await s.close().catch((err) => log.warn('error closing an http session', { error: String(err) }));
-  }
+  const handler = createMcpHandler(
+    ({ authInfo, era }) => {
+      const owner = authInfo?.clientId;
+      // Unreachable: every request reaching the handler was authenticated below.
+      if (!owner) throw new Error('unauthenticated request reached the MCP handler');
+      return opts.buildServer(owner, era);
+    },
+    {
+      ...(opts.bus ? { bus: opts.bus } : {}),
+      maxRequestBodySize: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      onerror: (err) => log.debug('mcp http exchange error', { error: err.message }),
+    },
+  );
+  const serveMcp = toNodeHandler(handler, {
+    maxRequestBodySize: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    onerror: (err) => log.error('mcp http adapter error', { error: err.message }),
+  });
 
-  function sweep(): void {
-    const t = now();
-    for (const s of sessions.values()) {
-      if (s.busy === 0 && t - s.lastSeen >= opts.sessionIdleMs) void closeSession(s, 'idle');
-    }
-  }
-
-  async function openSession(owner: string, req: IncomingMessage, res: ServerResponse, body: unknown) {
-    sweep();
-    if ((held.get(owner) ?? 0) >= perCaller) {
-      log.warn('http session refused: per-caller session limit reached', { owner, max: perCaller });
-      sendError(res, 503, `Too many open sessions for this token (limit ${perCaller}); close one or retry later`, {
-        'retry-after': '60',
-      });
-      return;
-    }
-    if (sessions.size + opening >= opts.maxSessions) {
-      log.warn('http session refused: session limit reached', { max: opts.maxSessions });
-      sendError(res, 503, `Too many open sessions (limit ${opts.maxSessions}); close one or retry later`, {
-        'retry-after': '60',
-      });
-      return;
-    }
-    opening++;
-    // The caller's slot is held from here; it is given back below if initialisation fails, else on close.
-    hold(owner, 1);
-    const built = opts.newSession(owner);
-    let session: Session | undefined;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: maxBody,
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          owner,
-          transport,
-          lastSeen: now(),
-          busy: 1,
-          close: async () => {
-            await built.close();
-            await transport.close();
-          },
-        };
-        sessions.set(id, session);
-        log.info('http session opened', { session: id.slice(0, 8), owner });
-      },
-      // DELETE from the client.
-      onsessionclosed: (id) => {
-        const s = sessions.get(id);
-        if (s) void closeSession(s, 'deleted by the client');
-      },
-    });
-    transport.onclose = () => {
-      if (session) void closeSession(session, 'transport closed');
-    };
-    try {
-      await built.server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } finally {
-      opening--;
-      if (session) {
-        session.busy--;
-        session.lastSeen = now();
-      } else {
-        // Initialisation failed (bad initialize params): nothing to keep.
-        hold(owner, -1);
-        await built.close().catch(() => {});
-      }
-    }
-  }
+  // Rounded down, so the shares of all callers fit in the total: each caller always gets its share.
+  const perCaller =
+    opts.maxInFlightPerCaller ?? Math.max(1, Math.floor(opts.maxInFlight / Math.max(1, new Set(opts.tokens).size)));
+  const busy = new Map<string, number>();
+  let total = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '').split('?')[0];
-    if (path !== MCP_PATH) return sendError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
-    if (!hostAllowed(req.headers.host, hosts)) {
-      return sendError(res, 403, 'Forbidden: Host not allowed (set GENPLAT_HTTP_ALLOWED_HOSTS)');
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (path !== MCP_PATH) {
+      for (const route of opts.routes ?? []) if (await route(req, res, path)) return;
+      return sendError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     }
-    if (!originAllowed(req.headers.origin, req.headers.host, opts.allowedOrigins)) {
-      return sendError(res, 403, 'Forbidden: Origin not allowed (set GENPLAT_HTTP_ALLOWED_ORIGINS)');
-    }
+    // The SDK's guards answer 403 themselves.
+    if (!validateHost(req, res) || !validateOrigin(req, res)) return;
     const owner = authenticate(req.headers.authorization);
     if (!owner) {
       // Guessing loops get throttled per address too; a 16+ character token is not guessable anyway.
@@ -197,45 +137,29 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         'retry-after': String(wait),
       });
     }
-    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
-      return sendError(res, 405, 'Method not allowed', { allow: 'GET, POST, DELETE' });
+    const mine = busy.get(owner) ?? 0;
+    if (mine >= perCaller) {
+      log.warn('http request refused: per-caller in-flight limit reached', { owner, max: perCaller });
+      return sendError(res, 503, `Too many requests in flight for this token (limit ${perCaller}); retry shortly`, {
+        'retry-after': '5',
+      });
     }
-
-    let body: unknown;
-    if (req.method === 'POST') {
-      try {
-        const raw = await readBody(req, maxBody);
-        body = JSON.parse(raw.toString('utf8'));
-      } catch (err) {
-        if (err instanceof BodyTooLargeError) {
-          return sendError(res, 413, `Request body larger than ${maxBody} bytes`, { connection: 'close' });
-        }
-        if (!res.headersSent) {
-          res.writeHead(400, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }));
-        }
-        return;
-      }
+    if (total >= opts.maxInFlight) {
+      log.warn('http request refused: in-flight limit reached', { max: opts.maxInFlight });
+      return sendError(res, 503, `Too many requests in flight (limit ${opts.maxInFlight}); retry shortly`, {
+        'retry-after': '5',
+      });
     }
-
-    sweep();
-    const header = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(header) ? header[0] : header;
-    if (sessionId === undefined) {
-      if (req.method === 'POST' && isInitializeRequest(body)) return openSession(owner, req, res, body);
-      return sendError(res, 400, 'Bad Request: no valid session id; start with an initialize request');
-    }
-    const s = sessions.get(sessionId);
-    // Another caller's session is answered exactly like an unknown one.
-    if (!s || s.owner !== owner) return sendError(res, 404, 'Session not found');
-    s.lastSeen = now();
-    const counts = req.method !== 'GET';
-    if (counts) s.busy++;
+    busy.set(owner, mine + 1);
+    total++;
     try {
-      await s.transport.handleRequest(req, res, body);
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoFor(owner);
+      await serveMcp(req, res);
     } finally {
-      if (counts) s.busy--;
-      s.lastSeen = now();
+      total--;
+      const left = (busy.get(owner) ?? 1) - 1;
+      if (left > 0) busy.set(owner, left);
+      else busy.delete(owner);
     }
   }
 
@@ -252,19 +176,16 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       resolve();
     });
   });
-  // Idle sessions also close without traffic; unref'd so it never keeps the process alive.
-  const timer = setInterval(sweep, Math.min(60_000, Math.max(1000, opts.sessionIdleMs / 2)));
-  timer.unref();
 
   const port = (server.address() as AddressInfo).port;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     port,
-    sessionCount: () => sessions.size,
+    handler,
+    inFlight: () => total,
     async close() {
-      clearInterval(timer);
-      await Promise.allSettled([...sessions.values()].map((s) => closeSession(s, 'server stopping')));
+      await handler.close().catch((err) => log.warn('error closing the mcp handler', { error: String(err) }));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,9 +1,11 @@
 /**
- * stdio transport: stdout carries JSON-RPC only (invariant 6). Resolves `closed` when the host closes stdin
- * or the transport closes, so the entry can shut down cleanly.
+ * stdio transport through the SDK's `serveStdio`, which owns the era decision: a 2026-07-28 client opens with
+ * `server/discover`, a 2025-era one with `initialize`, and one instance from the factory is pinned for the
+ * connection. stdout carries JSON-RPC only (invariant 6). `closed` resolves when the host closes stdin, so
+ * the entry can shut down cleanly.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 
 export interface StdioConnection {
   /** Resolves once the host went away (stdin ended) or the transport closed. */
@@ -11,21 +13,26 @@ export interface StdioConnection {
   close(): Promise<void>;
 }
 
-/** Connects `server` over the process's stdin/stdout. @throws what `connect` throws (already connected). */
-export async function connectStdio(
-  server: McpServer,
+/** Serves `factory`'s server over the process's stdin/stdout. */
+export function connectStdio(
+  factory: () => McpServer,
   stdin: NodeJS.ReadableStream = process.stdin,
   stdout: NodeJS.WritableStream = process.stdout,
-): Promise<StdioConnection> {
+): StdioConnection {
   const transport = new StdioServerTransport(stdin as never, stdout as never);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => {
     done = resolve;
   });
-  transport.onclose = () => done();
-  // The SDK transport does not notice EOF on stdin by itself: the host closing the pipe means "exit".
+  // The host closing the pipe means "exit" (the transport also closes itself on EOF).
   stdin.once('end', () => done());
   stdin.once('close', () => done());
-  await server.connect(transport);
-  return { closed, close: () => transport.close() };
+  const handle = serveStdio(factory, { transport, onerror: () => {} });
+  return {
+    closed,
+    close: async () => {
+      await handle.close();
+      done();
+    },
+  };
 }

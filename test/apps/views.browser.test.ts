@@ -2,7 +2,7 @@
  * The Views in a real browser (Debian's chromium), embedded by a test host through the ext-apps bridge and
  * talking to the real server over the sandbox simulator. No timing assertions: generous waits only.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';

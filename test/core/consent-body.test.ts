@@ -3,6 +3,10 @@
  * fingerprint of the exact request a billable tool POSTs (route + body, file bytes by digest), not on the
  * arguments. (a) A token quoted for one body is refused for any other body. (b) For every billable tool,
  * what the simulator received canonicalises to what was fingerprinted (the ledger keeps the fingerprint).
+ * This harness has no webhooks (they exist in HTTP mode with a public URL only), so the received body is the
+ * fingerprinted one exactly. With webhooks on, our callback URL is added at send time after admission
+ * (src/billing/callback.ts): test/http/webhooks.test.ts checks that the received body minus that one field
+ * fingerprints to the ledger's fingerprint, and that quote → confirm still works.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

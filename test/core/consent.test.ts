@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/cost/fingerprint.js';
 import { issueToken } from '../../src/cost/token.js';
-import { type Harness, type HarnessOptions, startHarness, structured, text } from '../helpers/harness.js';
+import { type Harness, type HarnessOptions, startHarness, structured, testEra, text } from '../helpers/harness.js';
 
 const TOOL = 'create_talking_video';
 const ARGS = { avatar_id: 'av_ava', voice_script: 'Hello from the consent test.', voice_id: 'voice_en_rachel' };
@@ -142,6 +142,21 @@ describe('elicitation', () => {
   });
 
   it('a form nobody answers falls back to a token', async () => {
+    if (testEra() === 'modern') {
+      // 2026-07-28: the first round already answered (`input_required`) and the server holds nothing while the
+      // form is open; an unanswered form is the client's and without a retry nothing is ever sent.
+      let postsWhileAsked = -1;
+      await start({
+        onElicit: async () => {
+          postsWhileAsked = posts();
+          return { action: 'cancel' };
+        },
+      });
+      expect(structured(await h!.call(TOOL, ARGS)).status).toBe('declined');
+      expect(postsWhileAsked).toBe(0);
+      expect(posts()).toBe(0);
+      return;
+    }
     await start({ onElicit: 'never', config: { elicitationTimeoutMs: 50 } });
     const r = await h!.call(TOOL, ARGS);
     const s = structured(r);

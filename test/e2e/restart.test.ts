@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { ENTRY, ensureBuilt } from '../helpers/build.js';
@@ -74,9 +74,12 @@ describe('restart', () => {
       // Each call waits at most max_wait_s; call again with the pending handles, as an agent would.
       for (let i = 0; i < 5 && status !== 'completed'; i++) {
         const w = sc(
-          await second.client.callTool({ name: 'wait_for_jobs', arguments: { handles, max_wait_s: 20 } }, undefined, {
-            timeout: 60_000,
-          }),
+          await second.client.callTool(
+            { name: 'wait_for_jobs', arguments: { handles, max_wait_s: 20 } },
+            {
+              timeout: 60_000,
+            },
+          ),
         );
         status = (w.jobs as { status: string }[])[0]!.status;
         handles = (w.pending as string[]).length ? (w.pending as string[]) : handles;

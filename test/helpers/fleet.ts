@@ -4,7 +4,7 @@
  * (test/fleet/postgres-fleet.test.ts). One simulator on loopback serves them all (its state is per process,
  * so each server must not run its own sandbox); its request log is the referee.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { ensureBuilt, type SpawnedServer, spawnServer } from './spawn-server.js';

@@ -17,28 +17,33 @@
  * - The client declares no elicitation unless `onElicit` is given (`'never'` = declare it, never answer).
  * - Polling runs every `pollIntervalMs` (default 20 ms: sim 'test' jobs finish in ~20 ms).
  * - Logs are captured in `logs` (set HARNESS_LOG=1 to also print them to stderr).
+ * - Protocol era: `era` or the env `GENPLAT_TEST_ERA` (`legacy` default). `legacy` = a 2025-11-25 client over
+ *   an in-memory pair (one pinned instance, pushed elicitation); `modern` = a 2026-07-28 client (version pinned)
+ *   over Streamable HTTP served in process by the SDK's `createMcpHandler` (a fresh instance per request,
+ *   `input_required` consent), as a fleet instance serves it. vitest runs the suite once per era (vitest.config.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type ClientCapabilities,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  ElicitRequest,
+  ElicitResult,
+  RequestOptions,
+} from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createCatalog } from '../../src/catalog.js';
 import { createPlatformClient, type PlatformClientHandle } from '../../src/client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { TOKEN_TTL_MS } from '../../src/cost/token.js';
 import type { ToolSpec } from '../../src/define-tool.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createPoller } from '../../src/jobs/poller.js';
 import type { JobStore } from '../../src/jobs/store.js';
 import { createLogger } from '../../src/log.js';
+import { consentStateCodec } from '../../src/protocol/request-state.js';
 import { buildServer } from '../../src/server.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
@@ -73,6 +78,15 @@ export interface HarnessOptions {
   tools?: ToolSpec[];
   /** HTTP-mode caller id; undefined = stdio. */
   owner?: string;
+  /** Protocol era of the client; default `GENPLAT_TEST_ERA` or `legacy`. */
+  era?: Era;
+}
+
+export type Era = 'legacy' | 'modern';
+
+/** The era this test run speaks (vitest.config.ts sets GENPLAT_TEST_ERA per project). */
+export function testEra(): Era {
+  return process.env.GENPLAT_TEST_ERA === 'modern' ? 'modern' : 'legacy';
 }
 
 export interface CallOptions {
@@ -85,6 +99,7 @@ export interface CallOptions {
 }
 
 export interface Harness {
+  era: Era;
   sim: Simulator;
   client: Client;
   /** Calls a tool through the real client; returns the CallToolResult (errors are `isError` results). */
@@ -155,8 +170,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     const poller = createPoller({ client: platform, jobs, log, intervalMs: { min: interval, max: interval } });
     cleanups.push(() => poller.close());
 
-    const built = buildServer({
+    const era = opts.era ?? testEra();
+    const deps = {
       config,
+      // Shared like the poller: per-request instances (modern) must not each start a cold catalog cache.
+      catalog: createCatalog(platform),
       client: platform,
       jobs,
       poller,
@@ -165,26 +183,42 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.tokenTtlMs ? { tokenTtlMs: opts.tokenTtlMs } : {}),
-    });
-    cleanups.push(() => built.close());
+    };
 
     const capabilities: ClientCapabilities = { ...opts.clientCapabilities };
     if (opts.onElicit) capabilities.elicitation = { form: {} };
-    const client = new Client({ name: opts.clientName ?? 'genplat-test', version: '0.0.0' }, { capabilities });
+    const client = new Client(
+      { name: opts.clientName ?? 'genplat-test', version: '0.0.0' },
+      { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+    );
     const onElicit = opts.onElicit;
     if (onElicit) {
-      client.setRequestHandler(ElicitRequestSchema, (req) =>
+      client.setRequestHandler('elicitation/create', (req) =>
         onElicit === 'never' ? new Promise<ElicitResult>(() => {}) : onElicit(req),
       );
     }
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await Promise.all([built.server.connect(serverSide), client.connect(clientSide)]);
+    if (era === 'modern') {
+      // As a fleet instance serves: a fresh server per request, one consent-state codec shared by all.
+      const consentState = consentStateCodec(() => jobs.consentKey(), opts.tokenTtlMs ?? TOKEN_TTL_MS);
+      const handler = createMcpHandler(() => buildServer({ ...deps, consentState, perRequest: true }).server);
+      cleanups.push(() => handler.close());
+      const transport = new StreamableHTTPClientTransport(new URL('http://harness.test/mcp'), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      });
+      await client.connect(transport);
+    } else {
+      const built = buildServer(deps);
+      cleanups.push(() => built.close());
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await Promise.all([built.server.connect(serverSide), client.connect(clientSide)]);
+    }
     cleanups.push(() => client.close());
     // The SDK client validates structuredContent only for tools it has listed: list once so every test
     // checks results against the published output schemas, as a host would.
     await client.listTools();
 
     return {
+      era,
       sim,
       client,
       jobs,
@@ -194,11 +228,14 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       logs,
       call: async (name, args = {}, o = {}) => {
         const once = async (a: Record<string, unknown>) =>
-          (await client.callTool({ name, arguments: a }, CallToolResultSchema, {
-            ...(o.onprogress ? { onprogress: o.onprogress } : {}),
-            ...(o.signal ? { signal: o.signal } : {}),
-            ...(o.timeout ? { timeout: o.timeout } : {}),
-          })) as CallToolResult;
+          (await client.callTool(
+            { name, arguments: a },
+            {
+              ...(o.onprogress ? { onprogress: o.onprogress } : {}),
+              ...(o.signal ? { signal: o.signal } : {}),
+              ...(o.timeout ? { timeout: o.timeout } : {}),
+            },
+          )) as CallToolResult;
         const r = await once(args);
         const s = structured(r) as { status?: string; confirmation_token?: string; estimate?: { bounded?: boolean } };
         const unboundedAsk =

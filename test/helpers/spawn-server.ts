@@ -4,10 +4,8 @@
  * drops what it cannot read, so invariant 6 ("stdout carries only JSON-RPC") needs this tee instead.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 
 export { ENTRY, ensureBuilt, ROOT } from './build.js';
 

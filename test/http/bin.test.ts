@@ -3,23 +3,22 @@
  * client, refuses to start without a token, and warns loudly when bound beyond loopback.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_A } from './helpers.js';
+import { ENTRY, ensureBuilt } from '../helpers/build.js';
+import { eraOptions, TOKEN_A, testEra } from './helpers.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const ENTRY = join(ROOT, 'dist', 'src', 'index.js');
 let state: string;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  expect(existsSync(ENTRY), 'dist/src/index.js (npm run build)').toBe(true);
+  ensureBuilt();
   state = mkdtempSync(join(tmpdir(), 'genplat-http-bin-'));
-});
+  // A rebuild of dist/ (under a lock shared with other test files) can take a minute on a busy box.
+}, 180_000);
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   rmSync(state, { recursive: true, force: true });
@@ -61,7 +60,7 @@ describe('genplat-mcp --http', () => {
   it('serves tools to a client with the bearer token (sandbox), and exits 0 on SIGTERM', async () => {
     const s = await start(['--sandbox', '--http', '--port', '0'], { GENPLAT_HTTP_TOKEN: TOKEN_A });
     expect(s.url, s.stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const client = new Client({ name: 'bin-http', version: '0' });
+    const client = new Client({ name: 'bin-http', version: '0' }, eraOptions(testEra()));
     await client.connect(
       new StreamableHTTPClientTransport(new URL(s.url!), {
         requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } },

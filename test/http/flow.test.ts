@@ -1,8 +1,8 @@
 /**
- * The paid flow over Streamable HTTP against the sandbox: quote → confirm with the token → wait until done,
- * and consent through an elicitation form, which needs the stateful session (mcp-notes 0.7).
+ * The paid flow over stateless Streamable HTTP against the sandbox, in the run's era: quote → confirm with the
+ * token → wait until done, and consent through the form where the era can carry it.
  */
-import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpFixture, sc, startHttpFixture, TOKEN_A, TOKEN_B } from './helpers.js';
 
@@ -48,7 +48,10 @@ describe('paid flow over HTTP', () => {
     expect(f.sim.log.count(GENERATE)).toBe(1);
   });
 
-  it('asks a client that declares elicitation; accept submits the job', async () => {
+  // One consent decision, carried per era: a 2026-07-28 client gets the form as `input_required` (its answer
+  // comes back with a signed requestState, so any instance can continue it); a 2025 client over stateless HTTP
+  // has no session to push `elicitation/create` on, so it gets the confirmation-token flow (mcp-notes 6.1).
+  it('a client that declares elicitation: 2026 is asked through input_required, 2025 gets the token flow', async () => {
     const asked: ElicitRequest[] = [];
     const c = await f.connect(TOKEN_B, {
       onElicit: async (req) => {
@@ -57,16 +60,30 @@ describe('paid flow over HTTP', () => {
       },
     });
     const r = sc(await c.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Elicited over HTTP.' }));
-    expect(asked).toHaveLength(1);
-    expect(JSON.stringify(asked[0]!.params)).toMatch(/credits/);
-    expect(r.status).toBe('submitted');
-    expect(f.sim.log.count(GENERATE)).toBe(1);
+    if (c.era === 'modern') {
+      expect(asked).toHaveLength(1);
+      expect(JSON.stringify(asked[0]!.params)).toMatch(/credits/);
+      expect(r.status).toBe('submitted');
+      expect(f.sim.log.count(GENERATE)).toBe(1);
+    } else {
+      expect(asked).toHaveLength(0);
+      expect(r.status).toBe('confirmation_required');
+      expect(r.confirmation_token).toEqual(expect.any(String));
+      expect(f.sim.log.count(GENERATE)).toBe(0);
+    }
   });
 
-  it('decline sends nothing', async () => {
-    const c = await f.connect(TOKEN_B, { onElicit: async () => ({ action: 'decline' }) });
+  it('decline sends nothing (2026: the form; 2025: no token, nothing submitted)', async () => {
+    const asked: ElicitRequest[] = [];
+    const c = await f.connect(TOKEN_B, {
+      onElicit: async (req) => {
+        asked.push(req);
+        return { action: 'decline' };
+      },
+    });
     const r = sc(await c.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Declined over HTTP.' }));
-    expect(r.status).toBe('declined');
+    expect(r.status).toBe(c.era === 'modern' ? 'declined' : 'confirmation_required');
+    expect(asked).toHaveLength(c.era === 'modern' ? 1 : 0);
     expect(f.sim.log.count(GENERATE)).toBe(0);
   });
 });

@@ -1,21 +1,15 @@
 /**
- * HTTP-mode fixture: the real `startHttpRuntime` (shared ledger, client, poller; one server per session)
+ * HTTP-mode fixture: the real `startHttpRuntime` (shared ledger, client, poller; a fresh server per request)
  * against a 'test'-timing simulator, and real SDK clients over StreamableHTTPClientTransport with a bearer
- * token in `requestInit.headers`, as a chat-ops host would connect.
+ * token in `requestInit.headers`, as a chat-ops host would connect. The client speaks the era of the run
+ * (`GENPLAT_TEST_ERA`, set per vitest project): 2025-11-25 (`initialize`) or 2026-07-28 (`server/discover`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Config, type HttpConfig, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
@@ -24,6 +18,26 @@ import { type HttpRuntime, startHttpRuntime } from '../../src/transports/http-ma
 
 export const TOKEN_A = 'token-a-0123456789abcdef';
 export const TOKEN_B = 'token-b-0123456789abcdef';
+
+export type Era = 'legacy' | 'modern';
+
+/** The era this run's clients speak (vitest.config.ts runs test/http once per era). */
+export function testEra(): Era {
+  return process.env.GENPLAT_TEST_ERA === 'modern' ? 'modern' : 'legacy';
+}
+
+/** SDK v2 client options for an era: `modern` pins 2026-07-28, `legacy` is the default 2025-11-25 handshake. */
+export function eraOptions(era: Era): { versionNegotiation?: { mode: { pin: '2026-07-28' } } } {
+  return era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
+}
+
+export interface ConnectOptions {
+  onElicit?: (req: ElicitRequest) => Promise<ElicitResult>;
+  /** Default: this run's era. */
+  era?: Era;
+  /** Default: the fixture's own URL (a fleet test passes its proxy's). */
+  url?: string;
+}
 
 export interface FixtureOptions {
   http?: Partial<HttpConfig>;
@@ -36,13 +50,14 @@ export interface HttpFixture {
   rt: HttpRuntime;
   url: string;
   config: Config;
-  connect(token: string, o?: { onElicit?: (req: ElicitRequest) => Promise<ElicitResult> }): Promise<TestClient>;
+  connect(token: string, o?: ConnectOptions): Promise<TestClient>;
   /** A raw request to the endpoint (for status codes the SDK client hides); node:http, so Host can be set. */
   raw(init: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
 export interface TestClient {
+  era: Era;
   client: Client;
   transport: StreamableHTTPClientTransport;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
@@ -55,6 +70,29 @@ export const initializeBody = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 });
+
+/** A 2026-07-28 client's first request (what the v2 client sends with version negotiation pinned). */
+export const discoverBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'server/discover',
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
+
+/** Headers a 2026-07-28 request carries besides MCP_HEADERS (the SDK refuses a body/header mismatch). */
+export const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' };
+
+/** The first request of each era, for gate tests that must hold on both. */
+export const FIRST_REQUESTS = [
+  { era: 'legacy', body: initializeBody, headers: {} as Record<string, string> },
+  { era: 'modern', body: discoverBody, headers: MODERN_HEADERS as Record<string, string> },
+] as const;
 
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -86,24 +124,7 @@ export async function startHttpFixture(opts: FixtureOptions = {}): Promise<HttpF
     url,
     config,
     async connect(token, o = {}) {
-      const transport = new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      });
-      const client = new Client(
-        { name: 'http-test', version: '0.0.0' },
-        { capabilities: o.onElicit ? { elicitation: { form: {} } } : {} },
-      );
-      if (o.onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => o.onElicit!(req));
-      await client.connect(transport);
-      // The SDK client validates structuredContent only for tools it has listed.
-      await client.listTools();
-      const tc: TestClient = {
-        client,
-        transport,
-        call: async (name, args = {}) =>
-          (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult,
-        close: () => client.close(),
-      };
+      const tc = await connectClient(o.url ?? url, token, o);
       clients.push(tc);
       return tc;
     },
@@ -114,6 +135,30 @@ export async function startHttpFixture(opts: FixtureOptions = {}): Promise<HttpF
       await sim.close();
       await rm(stateDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A real SDK v2 client over Streamable HTTP with a bearer token, listed once (see below). */
+export async function connectClient(url: string, token: string, o: ConnectOptions = {}): Promise<TestClient> {
+  const era = o.era ?? testEra();
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client(
+    { name: 'http-test', version: '0.0.0' },
+    { capabilities: o.onElicit ? { elicitation: { form: {} } } : {}, ...eraOptions(era) },
+  );
+  const onElicit = o.onElicit;
+  if (onElicit) client.setRequestHandler('elicitation/create', (req) => onElicit(req));
+  await client.connect(transport);
+  // The SDK client validates structuredContent only for tools it has listed.
+  await client.listTools();
+  return {
+    era,
+    client,
+    transport,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: () => client.close(),
   };
 }
 

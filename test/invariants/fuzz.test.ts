@@ -13,7 +13,7 @@
  * Seeded and bounded: GENPLAT_FUZZ_RUNS (default 30) runs per tool and property; GENPLAT_FUZZ_SEED to
  * replay another seed. The schemas are read from tools/list, exactly what a host's model sees.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../tools/index.js';

@@ -4,7 +4,7 @@
  * user answers seconds later). Two calls racing through that window must not both be sent.
  */
 
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
 

@@ -222,7 +222,9 @@ describe('typed URL fields of the other billable tools refuse the same spellings
     const before = h.sim.log.count(POSTS);
     const r = await h.call(tool, { ...billableExample(tool).args(h.sim, ++take), ...patch(value) });
     expect(r.isError).toBe(true);
-    expect(text(r)).toContain(`at ${field}`);
+    // The field path as the SDK's input validation names it (`image_urls.1: <rule>`) or as ours does.
+    const path = field.replace(/\[(\d+)\]/g, '.$1');
+    expect(text(r)).toMatch(new RegExp(`(${path}: |at ${field.replace(/[[\]]/g, '\\$&')})`));
     expect(h.sim.log.count(POSTS)).toBe(before);
   });
 });

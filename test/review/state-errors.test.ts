@@ -14,7 +14,7 @@ import { openConfiguredStore } from '../../src/store/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { loadSqlite } from '../../src/store/sqlite-module.js';
 import { billableExample, billablePosts } from '../helpers/examples.js';
-import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { type Harness, startHarness, structured, testEra, text } from '../helpers/harness.js';
 import { writeLedger01 } from '../helpers/ledger01.js';
 import { newRecord } from '../helpers/store-helpers.js';
 
@@ -48,7 +48,9 @@ async function stillServes(): Promise<void> {
   expect(['confirmation_required', 'submitted']).toContain(structured(r).status);
 }
 
-describe('deep nesting', () => {
+// The v2 client's HTTP transport cannot serialise 10,000 levels (its JSON.stringify overflows the stack before
+// anything is sent), so the server-side bound is exercised through the in-memory 2025-era client only.
+describe.skipIf(testEra() === 'modern')('deep nesting', () => {
   it.each([
     ['objects', (v: unknown) => ({ a: v })],
     ['arrays', (v: unknown) => [v]],

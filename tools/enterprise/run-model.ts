@@ -78,6 +78,12 @@ export default defineTool({
       if (price.bounded) return estimate(price.credits, price.basis);
       return unboundedEstimate(ctx.config, [`run_model:${input.model}`, 'run_model'], price.basis);
     },
+    // Only models whose webhook support the spec states: polling-only ones reject webhook_url before a job is
+    // submitted (it would turn a good call into a 400), and an unstated one might too.
+    async acceptsCallback(input, ctx) {
+      const spec = (await models()).matchModel(input.model, ctx.config.vendors);
+      return spec?.webhook === true && spec.webhookStated;
+    },
     summary: (input) => {
       const media = mediaSeen.get(input.model);
       return `run ${input.model}${media ? ` (${media})` : ''}`;

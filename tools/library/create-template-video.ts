@@ -34,6 +34,8 @@ export default defineTool({
     await checkTemplateFields(t, input.fields, checkPublicMediaUrl);
   },
   billable: {
+    // Spec: "when webhook_url is set, the service POSTs application/json once at a terminal state".
+    acceptsCallback: () => true,
     kind: () => 'template_video' as const,
     async estimate(input, ctx) {
       const t = await templateOf(input.template_id, ctx);

@@ -89,6 +89,8 @@ export default defineTool({
     }
   },
   billable: {
+    // All three product-in-hand routes list webhook_url ("status callback URL").
+    acceptsCallback: () => true,
     kind: () => 'product_video',
     async estimate(input) {
       if (input.engine === 'v2') return productV2Estimate();

@@ -41,6 +41,8 @@ export default defineTool({
   },
   billable: {
     kind: () => 'actor_video',
+    // Spec: webhook_url, "public HTTP(S) callback URL; keep polling as fallback".
+    acceptsCallback: () => true,
     estimate: async () => talkingVideoEstimate(),
     summary: (input) =>
       `talking video with avatar ${input.avatar_id}, ${input.voice_script.length}-char script, ${

@@ -48,8 +48,8 @@ function generate(req: SimRequest, ctx: SimContext) {
     if (model.pollingOnly) bad(`webhook_url: ${model.model} is polling-only; poll GET /enterprise/status/{request_id}`);
     if (!ctx.isWebhookUrl(webhookUrl, { httpsOnly: true })) bad('webhook_url: must be a public https URL');
   }
-  // Accepted webhooks are recorded on the job but no callback is sent: the spec does not show the enterprise
-  // callback shape, delivery is "not guaranteed", and polling is the contract.
+  // An accepted webhook gets one callback at the terminal state (routes/library.ts onJobTerminal); the spec does
+  // not show its shape, delivery is "not guaranteed", and polling stays the contract.
   const quote = model.validate(params as Body, { isPublicUrl: (u, o) => ctx.isPublicUrl(u, o) });
   const project = ctx.projects.resolve(req.account, projectId);
   ctx.charge(req.account, quote.credits, INSUFFICIENT);

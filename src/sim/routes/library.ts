@@ -27,10 +27,19 @@ export function libraryWebhookPayload(job: SimJob, state: 'completed' | 'failed'
   };
 }
 
-/** Terminal hook, wired by the simulator to the job engine. */
-export function onLibraryTerminal(job: SimJob, state: 'completed' | 'failed', ctx: SimContext): void {
-  if (job.kind === simJobOf('template_video') && job.webhookUrl)
-    ctx.sendWebhook(job.webhookUrl, libraryWebhookPayload(job, state));
+/**
+ * Terminal hook, wired by the simulator to the job engine: one callback per job that was given a webhook_url.
+ * Content library jobs get the spec's payload. The other endpoints that accept webhook_url (talking-actor,
+ * product-in-hand, enterprise models that support it) "may send a callback" whose shape the spec does not
+ * show: they get a minimal one marked `_sim`, so nothing may rely on its fields (our receiver reads none).
+ */
+export function onJobTerminal(job: SimJob, state: 'completed' | 'failed', ctx: SimContext): void {
+  if (!job.webhookUrl) return;
+  const payload =
+    job.kind === simJobOf('template_video')
+      ? libraryWebhookPayload(job, state)
+      : { id: job.id, status: state, _sim: 'callback shape not published by the platform' };
+  ctx.sendWebhook(job.webhookUrl, payload);
 }
 
 export const libraryRoutes: SimRoute[] = [

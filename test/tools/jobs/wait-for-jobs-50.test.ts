@@ -7,9 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient, type PlatformClientHandle } from '../../../src/client/index.js';
 import { loadConfig } from '../../../src/config.js';
@@ -75,10 +74,10 @@ describe('wait_for_jobs on 50 jobs', () => {
 
     const call = async () => {
       const t0 = Date.now();
-      const r = (await client.callTool(
-        { name: 'wait_for_jobs', arguments: { handles, max_wait_s: MAX_WAIT_S } },
-        CallToolResultSchema,
-      )) as CallToolResult;
+      const r = (await client.callTool({
+        name: 'wait_for_jobs',
+        arguments: { handles, max_wait_s: MAX_WAIT_S },
+      })) as CallToolResult;
       return { r, ms: Date.now() - t0 };
     };
     const [first, second] = await Promise.all([call(), call()]);

@@ -186,7 +186,7 @@ describe('create_template_video', () => {
     [
       'plain-http webhook',
       () => ({ template_id: spotlight.id, fields: SPOTLIGHT_FIELDS, webhook_url: 'http://hooks.example.com/hook' }),
-      /https[\s\S]*webhook_url/,
+      /https[\s\S]*webhook_url|webhook_url: [\s\S]*https/,
     ],
   ];
   for (const [name, args, message] of rejected) {

@@ -1,4 +1,4 @@
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolSpec } from '../../../src/define-tool.js';
 import quoteUpscale from '../../../tools/upscale/quote-upscale.js';

@@ -267,4 +267,67 @@ describe('poller', () => {
     expect(o.view.reason).toMatch(/may or may not/);
     poller.close();
   });
+
+  describe('webhook hints', () => {
+    it('hint: a waiter asleep until the next due read wakes at once with the forced read, past min', async () => {
+      const { fn, reads } = recordingStatus((_id, n) =>
+        n === 1 ? { status: 'processing' } : { status: 'completed', url: 'https://cdn.example.com/a.mp4' },
+      );
+      const poller = createPoller({
+        client: fakeClient({ actors: { status: fn } }),
+        jobs: memoryStore(),
+        log: silentLogger,
+        intervalMs: { min: 600_000, max: 600_000 },
+      });
+      const first = await poller.read(ref('a'));
+      let woke: Observed | undefined;
+      const waiting = poller.next(ref('a'), first.seq).then((o) => {
+        woke = o;
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(woke).toBeUndefined();
+      const hinted = await poller.hint(ref('a'));
+      await waiting;
+      expect(hinted.view.status).toBe('completed');
+      expect(woke?.view.status).toBe('completed');
+      expect(reads.get('a')).toHaveLength(2);
+      // A terminal job is never read again, hint or not.
+      await poller.hint(ref('a'));
+      expect(reads.get('a')).toHaveLength(2);
+      poller.close();
+    });
+
+    it('concurrent hints share one read', async () => {
+      const { fn, reads } = recordingStatus();
+      const poller = createPoller({
+        client: fakeClient({ actors: { status: fn } }),
+        jobs: memoryStore(),
+        log: silentLogger,
+        intervalMs: { min: 600_000, max: 600_000 },
+      });
+      await poller.read(ref('a'));
+      await Promise.all([poller.hint(ref('a')), poller.hint(ref('a')), poller.hint(ref('a'))]);
+      expect(reads.get('a')).toHaveLength(2);
+      poller.close();
+    });
+
+    it('wake: a sleeping waiter re-reads now; a job nobody watches is left alone', async () => {
+      const { fn, reads } = recordingStatus((_id, n) => (n === 1 ? { status: 'processing' } : { status: 'failed' }));
+      const poller = createPoller({
+        client: fakeClient({ actors: { status: fn } }),
+        jobs: memoryStore(),
+        log: silentLogger,
+        intervalMs: { min: 600_000, max: 600_000 },
+      });
+      const first = await poller.read(ref('a'));
+      const waiting = poller.next(ref('a'), first.seq);
+      await vi.advanceTimersByTimeAsync(1_000);
+      poller.wake('actor_video\u0000nobody');
+      poller.wake(`actor_video\u0000a`);
+      expect((await waiting).view.status).toBe('failed');
+      expect(reads.get('a')).toHaveLength(2);
+      expect(reads.get('nobody')).toBeUndefined();
+      poller.close();
+    });
+  });
 });

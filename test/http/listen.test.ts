@@ -1,0 +1,43 @@
+/**
+ * Job change notifications over stateless HTTP, one instance (SQLite, in-process pub/sub): a 2026-07-28 client's
+ * `subscriptions/listen` stream hears `notifications/resources/updated` for a job the poller saw finish; a
+ * 2025 client is not offered resource subscriptions (there is no session to send them on). Across instances:
+ * test/fleet/http-fleet.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type HttpFixture, sc, startHttpFixture, TOKEN_A } from './helpers.js';
+
+let f: HttpFixture;
+beforeAll(async () => {
+  f = await startHttpFixture({ confirm: { mode: 'never' } });
+});
+afterAll(() => f.close());
+
+describe('job change notifications over HTTP', () => {
+  it('2026-07-28: a listen stream hears a job finish; 2025: resources.subscribe is not advertised', async () => {
+    const c = await f.connect(TOKEN_A);
+    const caps = c.client.getServerCapabilities();
+    if (c.era === 'legacy') {
+      expect(caps?.resources?.subscribe).toBe(false);
+      return;
+    }
+    expect(caps?.resources?.subscribe).toBe(true);
+    f.sim.jobs.scriptNext({ durationMs: 600_000 });
+    const created = sc(await c.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Listen to me.' }));
+    const uri = `genplat://jobs/${created.handle}`;
+    const other = 'genplat://jobs/actor_video:someone_else';
+    const heard: string[] = [];
+    c.client.setNotificationHandler('notifications/resources/updated', async (n) => {
+      heard.push(n.params.uri);
+    });
+    const sub = await c.client.listen({ resourceSubscriptions: [uri, other] });
+    expect(sub.honoredFilter.resourceSubscriptions).toEqual([uri, other]);
+    const job = f.sim.jobs.all().find((j) => j.id === (created.remote as { id: string }).id)!;
+    job.finishAt = Date.now();
+    const w = sc(await c.call('wait_for_jobs', { handles: [created.handle], max_wait_s: 20 }));
+    expect((w.jobs as { status: string }[])[0]!.status).toBe('completed');
+    await vi.waitFor(() => expect(heard).toContain(uri), { timeout: 10_000, interval: 20 });
+    expect(heard).not.toContain(other);
+    await sub.close();
+  });
+});
