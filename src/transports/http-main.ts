@@ -10,7 +10,8 @@ import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createPoller } from '../jobs/poller.js';
 import { createLogger, type Logger, registerSecret } from '../log.js';
 import { buildServer } from '../server.js';
-import { type Simulator, startSimulator } from '../sim/index.js';
+import type { Simulator } from '../sim/index.js';
+import { startSandbox } from '../sim/sandbox.js';
 import { openConfiguredStore } from '../store/index.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
@@ -62,7 +63,7 @@ export async function startHttpRuntime(
     let sim: Simulator | undefined;
     let { apiKey, baseUrl } = config;
     if (config.sandbox) {
-      sim = await startSimulator({ timing: 'demo', vendors: config.vendors });
+      sim = await startSandbox(config, log);
       steps.push(() => sim?.close());
       apiKey = sim.apiKey;
       baseUrl = sim.baseUrl;
