@@ -31,7 +31,7 @@ export interface ServerDeps {
    * After every handler ran, before its answer leaves: a saved sandbox writes its state here, so a job whose
    * POST was answered is on disk even if the process is killed right after (persist.ts).
    */
-  afterRun?: () => void;
+  afterRun?: (method: string) => void;
 }
 
 interface Answer {
@@ -117,7 +117,7 @@ export function createHandler(deps: ServerDeps): SimHandler {
 
     const overcharge = fault?.kind === 'overcharge' ? fault.chargeCredits : undefined;
     const answer = await run(req, url, path, method, requestId, parsed, overcharge);
-    deps.afterRun?.();
+    deps.afterRun?.(method);
 
     if (fault) {
       switch (fault.kind) {

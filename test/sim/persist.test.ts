@@ -101,6 +101,47 @@ describe('a simulator on a state file', () => {
     }
   });
 
+  it('keeps what reads settled: an upscaled video keeps its new size, a refund is not paid twice', async () => {
+    const file = freshFile();
+    const UPSCALE = {
+      video_id: 'vid_seed_ok',
+      project_id: 'proj_seed_ok',
+      video_type: 'video',
+      model_family: 'precision',
+      model: 'sandbox-precision-1',
+    };
+    const statusOf = (sim: Simulator, d: { id: string; billing_id: string; project_id: string }) =>
+      get(sim, '/upscale/status', {
+        video_id: d.id,
+        project_id: d.project_id,
+        video_type: 'video',
+        billing_id: d.billing_id,
+      });
+    const settled = (sim: Simulator, d: { id: string; billing_id: string; project_id: string }) =>
+      waitFor(async () => {
+        const s = (await statusOf(sim, d)).json.data;
+        return s.status === 'processing' || s.status === 'preparing' || s.status === 'charged' ? undefined : s;
+      }, 'the upscale attempt to settle');
+
+    const first = await startSimulator({ stateFile: file });
+    first.jobs.scriptNext({ outcome: { kind: 'fail', reason: 'provider timeout; credits refunded' } });
+    const refunded = (await post(first, '/upscale/generate', { ...UPSCALE, target_resolution: '1080p' })).json.data;
+    expect((await settled(first, refunded)).status).toBe('refunded');
+    const up = (await post(first, '/upscale/generate', { ...UPSCALE, target_resolution: '2160p' })).json.data;
+    expect((await settled(first, up)).status).toBe('completed');
+    const credits = first.accounts.get(first.apiKey)!.credits;
+    await first.close();
+
+    const second = await startSimulator({ stateFile: file });
+    try {
+      expect(second.ownedVideos.get('vid_seed_ok')).toMatchObject({ width: 2160, height: 3840 });
+      expect((await statusOf(second, refunded)).json.data.status).toBe('refunded');
+      expect(second.accounts.get(second.apiKey)!.credits).toBe(credits);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('tries its previous port again, so media URLs handed out before the restart still load', async () => {
     const file = freshFile();
     const first = await startSimulator({ stateFile: file });
