@@ -15,8 +15,15 @@ export interface Catalog {
   packs(): Promise<unknown>;
   /** Live enterprise catalog (GET /enterprise/models). */
   models(): Promise<CatalogEntry[]>;
+  /**
+   * Drops one list (every filter of it) so the next read fetches it again: an id missing from a cached list
+   * may be newer than the list (a custom avatar made a minute ago).
+   */
+  forget(list: CatalogList): void;
   invalidate(): void;
 }
+
+export type CatalogList = 'avatars' | 'voices' | 'templates' | 'categories' | 'packs' | 'models';
 
 export interface CatalogOptions {
   /**
@@ -102,6 +109,9 @@ export function createCatalog(client: PlatformClient, opts: CatalogOptions = {})
     },
     models() {
       return cached('models', async () => (await client.enterprise.models()).data);
+    },
+    forget(list) {
+      for (const k of [...cache.keys()]) if (k === list || k.startsWith(`${list}?`)) cache.delete(k);
     },
     invalidate() {
       cache.clear();

@@ -1,7 +1,10 @@
 /**
  * The configuration reference, one row per setting. The README's config table is generated from this
- * (scripts/generate-docs.ts) and checked in CI, so the docs cannot drift from what `config.ts` reads.
+ * (scripts/generate-docs.ts) and checked in CI, so the docs cannot drift from what `config.ts` reads; `--help`
+ * (src/cli-help.ts) prints the same rows.
  */
+import type { Command } from './config.js';
+
 export interface ConfigDoc {
   env: string;
   flag?: string;
@@ -23,8 +26,16 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_SANDBOX',
     flag: '--sandbox',
-    meaning: 'Run against the built-in simulator of the whole platform; no key needed, nothing real is charged.',
+    meaning:
+      'Run against the built-in simulator of the whole platform; no key needed, nothing real is charged. Its jobs, balance and uploads are kept in the state dir (`sandbox/`) across restarts.',
     default: 'off',
+  },
+  {
+    env: '',
+    flag: '--reset-sandbox',
+    meaning:
+      "With `--sandbox`: start with an empty sandbox (the simulator's saved jobs, balance, uploads and key, and the sandbox's job store).",
+    default: 'off (the sandbox remembers)',
   },
   {
     env: 'GENPLAT_VENDORS',
@@ -162,4 +173,38 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
+];
+
+/**
+ * Flags that are not settings (they act on one run, or belong to one command) and per-command meanings that
+ * differ from the server's (`sim --port`). `--help` looks a flag up here first, then in CONFIG_DOCS.
+ */
+export interface CliDoc {
+  flag: string;
+  commands: readonly Command[];
+  meaning: string;
+  default?: string;
+}
+
+export const CLI_DOCS: CliDoc[] = [
+  { flag: '--help', commands: ['serve', 'sim', 'doctor'], meaning: 'Print this help and exit.' },
+  { flag: '--version', commands: ['serve', 'sim', 'doctor'], meaning: 'Print the version and exit.' },
+  {
+    flag: '--port',
+    commands: ['sim'],
+    meaning: 'Port on 127.0.0.1.',
+    default: "the last run's port when free, else a random free one",
+  },
+  {
+    flag: '--state-dir',
+    commands: ['sim'],
+    meaning: 'State dir; the simulator keeps its jobs, balances, uploads and key in `sandbox/sim-cli.db` inside it.',
+    default: 'as GENPLAT_STATE_DIR',
+  },
+  {
+    flag: '--reset',
+    commands: ['sim'],
+    meaning: 'Start with an empty simulator: no jobs, a full balance, a new key.',
+    default: 'off (the simulator remembers)',
+  },
 ];

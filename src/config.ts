@@ -9,6 +9,7 @@ import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { PAID_STEPS, type PaidStep } from './billing/steps.js';
+import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 
 export const TOOLSETS = [
@@ -94,6 +95,13 @@ export interface Config {
    */
   priceTable: Record<string, number>;
   stateDir: string;
+  /**
+   * `<state dir>/sandbox`: the sandbox's job store (it is `stateDir` in sandbox mode) and the simulator's saved
+   * state (`simulator.db` for `--sandbox`, `sim-cli.db` for `genplat-mcp sim`; src/sim/persist.ts).
+   */
+  sandboxDir: string;
+  /** `--reset-sandbox`: start the sandbox empty (its simulator state and its job store). */
+  resetSandbox: boolean;
   /**
    * `GENPLAT_DATABASE_URL`: the PostgreSQL store shared by a fleet of instances (src/store/postgres.ts);
    * undefined = SQLite in the state dir. Holds a password: never log or quote it.
@@ -210,9 +218,52 @@ const EnvSchema = z.object({
 
 type Env = z.output<typeof EnvSchema>;
 
+/** `serve` is the default (no command word); `sim` and `doctor` are positionals. */
+export const COMMANDS = ['serve', 'sim', 'doctor'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
+const EVERY = COMMANDS;
+
+export interface FlagSpec {
+  type: 'boolean' | 'string';
+  short?: string;
+  /** The commands that take it: a flag given to another command is refused, naming the closest one it takes. */
+  commands: readonly Command[];
+  /** Placeholder of a string flag's value in --help. */
+  value?: string;
+}
+
+/**
+ * Every command-line flag. `parseCli` accepts exactly these (per command) and `--help` lists exactly these
+ * (src/cli-help.ts, meanings from src/config-docs.ts), so neither can miss a flag. `doctor` takes the server's
+ * flags because it checks the configuration the server would run with.
+ */
+export const CLI_FLAGS = {
+  sandbox: { type: 'boolean', commands: SERVE_LIKE },
+  'reset-sandbox': { type: 'boolean', commands: ['serve'] },
+  'read-only': { type: 'boolean', commands: SERVE_LIKE },
+  http: { type: 'boolean', commands: SERVE_LIKE },
+  host: { type: 'string', value: 'ADDR', commands: SERVE_LIKE },
+  port: { type: 'string', value: 'N', commands: EVERY },
+  toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
+  'state-dir': { type: 'string', value: 'DIR', commands: EVERY },
+  reset: { type: 'boolean', commands: ['sim'] },
+  help: { type: 'boolean', short: 'h', commands: EVERY },
+  version: { type: 'boolean', commands: EVERY },
+} as const satisfies Record<string, FlagSpec>;
+export type CliFlag = keyof typeof CLI_FLAGS;
+
+/** The flags `command` takes, in the table's order. */
+export function flagsOf(command: Command): CliFlag[] {
+  return (Object.keys(CLI_FLAGS) as CliFlag[]).filter((f) =>
+    (CLI_FLAGS[f].commands as readonly Command[]).includes(command),
+  );
+}
+
 /** Flags recognised on the command line; sub-commands (`sim`, `doctor`) are positionals. */
 export interface CliArgs {
-  command: 'serve' | 'sim' | 'doctor';
+  command: Command;
   sandbox: boolean;
   readOnly: boolean;
   http: boolean;
@@ -220,44 +271,79 @@ export interface CliArgs {
   port: number | undefined;
   toolsets: string | undefined;
   stateDir: string | undefined;
+  /** `--reset-sandbox`: the `--sandbox` server starts with an empty sandbox (simulator state and its job store). */
+  resetSandbox?: boolean;
+  /** `sim --reset`: the standalone simulator starts with an empty state file. */
+  reset?: boolean;
+  help?: boolean;
+  version?: boolean;
 }
 
+const isCommand = (c: string): c is Command => (COMMANDS as readonly string[]).includes(c);
+const commandLine = (c: Command) => (c === 'serve' ? 'genplat-mcp' : `genplat-mcp ${c}`);
+
+/** One line for a flag `command` does not take: the closest one it does, and where the full list is. */
+function unknownFlag(raw: string, command: Command): string {
+  const name = raw.replace(/^-+/, '');
+  const ownFlags = flagsOf(command);
+  const guess = closest(name, ownFlags);
+  const owners = COMMANDS.filter((c) => c !== command && flagsOf(c).includes(name as CliFlag));
+  const elsewhere = owners.length
+    ? ` (it is an option of ${owners.map((c) => `\`${commandLine(c)}\``).join(', ')})`
+    : '';
+  const hint = guess ? `; did you mean --${guess}?` : '';
+  return `unknown option ${raw} for \`${commandLine(command)}\`${elsewhere}${hint || '.'} Run \`${commandLine(command)} --help\` for its options.`;
+}
+
+/**
+ * Reads the command line.
+ * @throws ConfigurationError for an unknown command or flag (naming the closest known one) or a bad value;
+ *   parseArgs' own errors (a string flag without its value) pass through.
+ */
 export function parseCli(argv: string[]): CliArgs {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      sandbox: { type: 'boolean', default: false },
-      'read-only': { type: 'boolean', default: false },
-      http: { type: 'boolean', default: false },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      toolsets: { type: 'string' },
-      'state-dir': { type: 'string' },
-    },
-  });
-  const command = positionals[0] ?? 'serve';
-  if (command !== 'serve' && command !== 'sim' && command !== 'doctor') {
-    throw new ConfigurationError([`unknown command "${command}": use no command, "sim" or "doctor"`]);
+  // A loose first pass finds the command and every flag given, so an unknown flag is reported with the closest
+  // known one: parseArgs' strict message names none, and says nothing about which command takes what.
+  const loose = parseArgs({ args: argv, allowPositionals: true, strict: false, tokens: true, options: CLI_FLAGS });
+  const word = loose.positionals[0] ?? 'serve';
+  const allowed: readonly string[] = isCommand(word) ? flagsOf(word) : Object.keys(CLI_FLAGS);
+  for (const t of loose.tokens) {
+    if (t.kind === 'option' && !allowed.includes(t.name)) {
+      throw new ConfigurationError([unknownFlag(t.rawName, isCommand(word) ? word : 'serve')]);
+    }
   }
+  if (!isCommand(word)) {
+    const guess = closest(word, ['sim', 'doctor', 'help']);
+    const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
+    throw new ConfigurationError([`unknown command "${word}": use no command, "sim" or "doctor"${hint}`]);
+  }
+  const command = word;
+  const options = Object.fromEntries(flagsOf(command).map((f) => [f, CLI_FLAGS[f]]));
+  const { values: v } = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  const values = v as Partial<Record<CliFlag, string | boolean>>;
+  const str = (f: CliFlag) => (typeof values[f] === 'string' ? (values[f] as string) : undefined);
+  const bool = (f: CliFlag) => values[f] === true;
   let port: number | undefined;
-  if (values.port !== undefined) {
+  const rawPort = str('port');
+  if (rawPort !== undefined) {
     // Number('') is 0 and Number('1e3') is 1000: only plain digits are a port.
-    port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN;
+    port = /^\d+$/.test(rawPort) ? Number(rawPort) : Number.NaN;
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new ConfigurationError([`--port must be a whole number from 0 to 65535, got "${values.port}"`]);
+      throw new ConfigurationError([`--port must be a whole number from 0 to 65535, got "${rawPort}"`]);
     }
   }
   return {
     command,
-    sandbox: values.sandbox ?? false,
-    readOnly: values['read-only'] ?? false,
-    http: values.http ?? false,
-    host: values.host,
+    sandbox: bool('sandbox'),
+    readOnly: bool('read-only'),
+    http: bool('http'),
+    host: str('host'),
     port,
-    toolsets: values.toolsets,
-    stateDir: values['state-dir'],
+    toolsets: str('toolsets'),
+    stateDir: str('state-dir'),
+    resetSandbox: bool('reset-sandbox'),
+    reset: bool('reset'),
+    help: bool('help'),
+    version: bool('version'),
   };
 }
 
@@ -493,6 +579,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   }
 
   const baseStateDir = cli.stateDir ?? e.GENPLAT_STATE_DIR ?? defaultStateDir(env);
+  const resetSandbox = cli.resetSandbox === true;
+  if (resetSandbox && !sandbox) {
+    problems.push('--reset-sandbox empties the sandbox: use it with --sandbox (or GENPLAT_SANDBOX=1)');
+  }
   // The message never quotes the value: a database URL usually carries a password.
   if (e.GENPLAT_DATABASE_URL !== undefined && !/^postgres(ql)?:\/\/./i.test(e.GENPLAT_DATABASE_URL)) {
     problems.push('GENPLAT_DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -519,6 +609,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     priceTable,
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
+    sandboxDir: join(baseStateDir, 'sandbox'),
+    resetSandbox,
     // The sandbox keeps its simulated jobs in its own SQLite file, never in the fleet's database.
     databaseUrl: sandbox ? undefined : e.GENPLAT_DATABASE_URL,
     toolsets,

@@ -5,6 +5,7 @@
  */
 // Must stay the first import: it refuses an old Node.js before any other module is evaluated.
 import './node-gate.js';
+import { join } from 'node:path';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
@@ -22,16 +23,16 @@ import { connectStdio } from './transports/stdio.js';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-function configOrExit(argv: string[]): { cli: CliArgs; config: Config } {
+/** Bad flags and bad settings alike: one line each on stderr, exit 2 (the usage-error convention). */
+function orExit<T>(read: () => T): T {
   try {
-    const cli = parseCli(argv);
-    return { cli, config: loadConfig(cli, process.env) };
+    return read();
   } catch (err) {
     if (err instanceof ConfigurationError) {
       for (const p of err.problems) say(`genplat-mcp: ${p}`);
       process.exit(2);
     }
-    // parseArgs' own errors (unknown flag) are configuration problems too.
+    // parseArgs' own errors (a flag without its value) are usage problems too.
     say(`genplat-mcp: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
   }
@@ -41,9 +42,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
   let sim: Simulator | undefined;
   let { apiKey, baseUrl } = config;
   if (config.sandbox) {
-    const { startSimulator } = await import('./sim/index.js');
-    // 'demo' timing: jobs take seconds, like the real thing but short enough to watch.
-    sim = await startSimulator({ timing: 'demo', vendors: config.vendors });
+    const { startSandbox } = await import('./sim/sandbox.js');
+    sim = await startSandbox(config, log);
     apiKey = sim.apiKey;
     baseUrl = sim.baseUrl;
     // The simulator's media live on loopback; outputs of its jobs must be usable as inputs.
@@ -89,26 +89,31 @@ async function serve(config: Config, log: Logger): Promise<void> {
   void conn.closed.then(() => shutdown('stdin closed'));
 }
 
-/** `doctor` runs before `configOrExit`: a doctor must run precisely when the configuration is broken. */
-function isDoctor(argv: string[]): boolean {
-  try {
-    return parseCli(argv).command === 'doctor';
-  } catch {
-    return false; // configOrExit reports the bad flag
-  }
-}
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (isDoctor(argv)) {
+  const cli: CliArgs = orExit(() => parseCli(argv));
+  // Help and version need no configuration: they must work precisely when it is missing. stdout is fine here,
+  // nothing speaks JSON-RPC on it.
+  if (cli.help || cli.version) {
+    const { helpText, packageVersion } = await import('./cli-help.js');
+    process.stdout.write(cli.help ? helpText(cli.command) : `${packageVersion()}\n`);
+    return;
+  }
+  // `doctor` runs before the configuration is loaded: a doctor must run precisely when it is broken.
+  if (cli.command === 'doctor') {
     const { runDoctor } = await import('./doctor.js');
     process.exit(await runDoctor({ argv, env: process.env }));
   }
-  const { cli, config } = configOrExit(argv);
+  const config: Config = orExit(() => loadConfig(cli, process.env));
   const log = createLogger(config.logLevel);
   if (cli.command === 'sim') {
     const { runSimulatorCli } = await import('./sim/cli.js');
-    await runSimulatorCli(cli.port !== undefined ? { port: cli.port } : {});
+    const { SIM_CLI_FILE } = await import('./sim/sandbox.js');
+    await runSimulatorCli({
+      ...(cli.port !== undefined ? { port: cli.port } : {}),
+      stateFile: join(config.sandboxDir, SIM_CLI_FILE),
+      reset: cli.reset === true,
+    });
     return;
   }
   if (cli.http) {

@@ -23,6 +23,10 @@ export class AccountStore {
     return this.byKey.get(key);
   }
 
+  all(): SimAccount[] {
+    return [...this.byKey.values()];
+  }
+
   /** @throws SimHttpError(insufficientStatus) when the balance does not cover `credits`. */
   charge(account: SimAccount, credits: number, insufficientStatus: 400 | 402): void {
     if (!(credits >= 0)) throw new Error(`simulator bug: charging ${credits} credits`);
@@ -60,5 +64,10 @@ export class Projects implements ProjectRegistry {
 
   owns(account: SimAccount, projectId: string): boolean {
     return this.owner.get(projectId) === account.key;
+  }
+
+  /** [projectId, accountKey] pairs (a saved sandbox keeps them). */
+  entries(): [string, string][] {
+    return [...this.owner.entries()];
   }
 }

@@ -7,16 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sandboxVendors, type VendorMap } from '../config.js';
+import { StateError } from '../jobs/state-error.js';
 import { registerSecret } from '../log.js';
 import { AccountStore, Projects } from './accounts.js';
 import { type FaultSpec, FaultStore } from './faults.js';
 import { Jobs, type TimingOption, timingFrom } from './jobs.js';
+import { openSimState, type SimStateFile } from './persist.js';
 import { isLoopbackUrl, isPublicUrl } from './public-url.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { allRoutes } from './routes/index.js';
 import { onJobTerminal } from './routes/library.js';
 import { customVoice, SANDBOX_CUSTOM_VOICE_ID, seedData, seedOwnedVideos } from './seed.js';
 import { API_PREFIX, createHandler } from './server.js';
+import { metaOf, restoreRows, toRows } from './snapshot.js';
 import type { JobEngine, JobScript, OwnedVideo, SimAccount, SimContext, SimData } from './types.js';
 
 export type { FaultSpec } from './faults.js';
@@ -42,7 +45,22 @@ export interface SimulatorOptions {
   webhookDelayMs?: number;
   /** Called after each request under the prefix is answered (the CLI prints them to stderr). */
   onRequest?: (entry: LogEntry) => void;
+  /**
+   * Where the sandbox keeps its state across restarts (a `node:sqlite` file, persist.ts). Undefined: in memory
+   * only, as every in-process test simulator runs.
+   */
+  stateFile?: string;
+  /** Empty `stateFile` before starting (`--reset-sandbox`, `sim --reset`). */
+  resetState?: boolean;
 }
+
+/** How the simulator keeps its state (see `SimulatorOptions.stateFile`). */
+export type SimPersistence =
+  | { mode: 'memory' }
+  /** `restoredJobs`: how many jobs the file brought back. */
+  | { mode: 'file'; path: string; restoredJobs: number }
+  /** Another live process owns the file: this simulator runs in memory and forgets its jobs when it stops. */
+  | { mode: 'busy'; path: string };
 
 export interface Simulator {
   /** e.g. http://127.0.0.1:PORT/api (the platform prefix is /api). */
@@ -58,16 +76,39 @@ export interface Simulator {
   vendors: VendorMap;
   /** Seeded catalog and per-account custom avatars/voices (tests read ids from it). */
   data: SimData;
+  persistence: SimPersistence;
   close(): Promise<void>;
 }
+
+/**
+ * How long a saved sandbox may hold the effects of reads (settling a finished job, an upscale refund) before
+ * writing them: 1 s. Writing serializes the whole state (~10 ms at 2,000 jobs), and a poller's reads need not pay
+ * that each. What a kill loses here is re-derived from the clock on the next read: the file always holds one
+ * consistent earlier moment. POSTs are written before they are answered.
+ */
+const READ_SAVE_DELAY_MS = 1000;
 
 /** How long a content-library callback may take before it is given up (delivery is not guaranteed). */
 const WEBHOOK_TIMEOUT_MS = 5000;
 
+/**
+ * Starts the simulator on 127.0.0.1.
+ * @throws StateError when `stateFile` cannot be used; or, with `resetState`, when another process owns it.
+ */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const vendors = opts.vendors ?? sandboxVendors({});
   const timing = timingFrom(opts.timing);
-  const apiKey = opts.apiKey ?? `sk-sandbox-${randomBytes(16).toString('hex')}`;
+  const opened = opts.stateFile ? openSimState(opts.stateFile, { reset: opts.resetState ?? false }) : undefined;
+  if (opened?.kind === 'busy' && opts.resetState) {
+    throw new StateError(
+      opened.path,
+      'is in use by another running genplat-mcp (a sandbox server or `genplat-mcp sim`)',
+      'Stop that process, then start again with the reset flag.',
+    );
+  }
+  const file: SimStateFile | undefined = opened?.kind === 'open' ? opened.file : undefined;
+  const saved = file ? metaOf(file.loaded) : undefined;
+  const apiKey = opts.apiKey ?? saved?.apiKey ?? `sk-sandbox-${randomBytes(16).toString('hex')}`;
   // The sandbox key is harmless, but logs and results must not learn to carry keys of any kind.
   registerSecret(apiKey);
   const accounts = new AccountStore();
@@ -79,6 +120,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const mediaUrl = (kind: 'png' | 'mp4' | 'mp3', name?: string) =>
     `${origin}/media/${name ?? randomBytes(8).toString('hex')}.${kind}`;
   let ctx: SimContext | undefined;
+  // Set once the state is restored: saving before that would overwrite the file with the bare seed.
+  let save: () => void = () => {};
+  let pendingSave: NodeJS.Timeout | undefined;
+  const saveSoon = () => {
+    if (pendingSave) return;
+    pendingSave = setTimeout(() => {
+      pendingSave = undefined;
+      save();
+    }, READ_SAVE_DELAY_MS);
+    // Never keeps a process alive on its own; close() writes what is pending.
+    pendingSave.unref();
+  };
   const jobs = new Jobs({
     timing,
     mediaUrl,
@@ -86,6 +139,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     projects,
     onTerminal: (job, state) => {
       if (ctx) onJobTerminal(job, state, ctx);
+      saveSoon();
     },
   });
   const pendingWebhooks = new Set<Promise<void>>();
@@ -102,10 +156,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return ctx;
     },
     onLog: opts.onRequest,
+    afterRun: (method) => (method === 'POST' ? save() : saveSoon()),
   });
   const server = createServer(handler.listener);
-  await listen(server, opts.port ?? 0);
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await listenPreferring(server, opts.port, saved?.port);
+  } catch (err) {
+    file?.close();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
 
   // Media URLs inside the seed need the origin, so seeding waits for the port.
   const data = seedData(mediaUrl);
@@ -161,6 +222,25 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     slowOpMs: timing.slowOpMs,
   };
 
+  let persistence: SimPersistence = { mode: 'memory' };
+  if (opened?.kind === 'busy') persistence = { mode: 'busy', path: opened.path };
+  if (file) {
+    const stores = { accounts, projects, jobs, ownedVideos, data };
+    const restoredJobs = restoreRows(stores, file.loaded, origin);
+    persistence = { mode: 'file', path: file.path, restoredJobs };
+    let warned = false;
+    save = () => {
+      try {
+        file.save(toRows(stores, { apiKey, port }, origin));
+      } catch (err) {
+        // The sandbox keeps serving: a full disk must not fail its requests. Said once, not per request.
+        if (!warned) process.stderr.write(`[genplat-sim] ${String(err)}; the sandbox may forget recent jobs\n`);
+        warned = true;
+      }
+    };
+    save();
+  }
+
   let closed: Promise<void> | undefined;
   return {
     baseUrl: `${origin}${API_PREFIX}`,
@@ -173,6 +253,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     ownedVideos,
     vendors,
     data,
+    persistence,
     close() {
       closed ??= (async () => {
         jobs.close();
@@ -183,6 +264,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        clearTimeout(pendingSave);
+        save();
+        save = () => {};
+        file?.close();
       })();
       return closed;
     },
@@ -204,6 +289,22 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * A saved sandbox tries its previous port first (when no port is asked for), so the media URLs it handed out
+ * before the restart still load; if that port is taken now, any free port.
+ */
+async function listenPreferring(server: Server, asked: number | undefined, previous: number | undefined) {
+  if (asked === undefined && previous !== undefined && previous > 0) {
+    try {
+      await listen(server, previous);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
+  await listen(server, asked ?? 0);
 }
 
 function listen(server: Server, port: number): Promise<void> {

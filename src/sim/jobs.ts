@@ -37,6 +37,9 @@ export { OWNED_VIDEO_TYPES };
 /** Geometry given to finished jobs' owned videos: a typical vertical 1080p UGC clip. */
 const FINISHED_VIDEO = { width: 1080, height: 1920, durationS: 20, fps: 30 };
 
+/** A job as saved: the engine's own bookkeeping (settled once, how many outputs) travels with it. */
+export type SavedJob = SimJob & { settled: boolean; outputCount: number };
+
 export interface JobEngineDeps {
   timing: Timing;
   mediaUrl(kind: 'png' | 'mp4', name: string): string;
@@ -100,17 +103,45 @@ export class Jobs implements JobEngine {
     };
     this.byId.set(wellFormed(job.id), job);
     this.outputCounts.set(job.id, Math.max(1, init.outputCount ?? 1));
+    this.arm(job);
+    return job;
+  }
+
+  /** Every job with what the engine keeps beside it: what a saved sandbox needs to carry on (persist.ts). */
+  snapshot(): SavedJob[] {
+    return this.all().map((job) => ({
+      ...job,
+      settled: this.settled.has(job.id),
+      outputCount: this.outputCounts.get(job.id) ?? 1,
+    }));
+  }
+
+  /**
+   * Takes back saved jobs (a restarted sandbox). Their clock is absolute (`createdAt`/`finishAt` are epoch ms),
+   * so a job that was half done is still half done, and one whose finish time passed while nothing ran is
+   * settled at its first read or by the re-armed timer.
+   */
+  restore(saved: SavedJob[]): void {
+    for (const { settled, outputCount, ...job } of saved) {
+      this.byId.set(wellFormed(job.id), job);
+      this.outputCounts.set(job.id, outputCount);
+      if (settled) this.settled.add(job.id);
+      else this.arm(job);
+    }
+  }
+
+  /** Settles the job at its finish time even if nobody reads it (webhooks go out then). */
+  private arm(job: SimJob): void {
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);
         this.settle(job);
       },
-      job.finishAt - now + 1,
+      Math.max(0, job.finishAt - Date.now()) + 1,
     );
     // Never keeps a process (CLI, tests) alive on its own.
     timer.unref();
     this.timers.add(timer);
-    return job;
   }
 
   get(kind: string, id: string, account: SimAccount): SimJob | undefined {

@@ -27,6 +27,11 @@ export interface ServerDeps {
   /** Filled once the server listens (the context needs the origin). */
   ctx(): SimContext;
   onLog?: (e: LogEntry) => void;
+  /**
+   * After every handler ran, before its answer leaves: a saved sandbox writes its state here, so a job whose
+   * POST was answered is on disk even if the process is killed right after (persist.ts).
+   */
+  afterRun?: (method: string) => void;
 }
 
 interface Answer {
@@ -112,6 +117,7 @@ export function createHandler(deps: ServerDeps): SimHandler {
 
     const overcharge = fault?.kind === 'overcharge' ? fault.chargeCredits : undefined;
     const answer = await run(req, url, path, method, requestId, parsed, overcharge);
+    deps.afterRun?.(method);
 
     if (fault) {
       switch (fault.kind) {

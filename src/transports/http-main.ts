@@ -12,7 +12,8 @@ import { createPoller } from '../jobs/poller.js';
 import { type Logger, registerSecret } from '../log.js';
 import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
-import { type Simulator, startSimulator } from '../sim/index.js';
+import type { Simulator } from '../sim/index.js';
+import { startSandbox } from '../sim/sandbox.js';
 import { openConfiguredStore } from '../store/index.js';
 import { openPubSub, type PubSub } from '../store/pubsub.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
@@ -85,7 +86,7 @@ export async function startHttpRuntime(
     let sim: Simulator | undefined;
     let { apiKey, baseUrl } = config;
     if (config.sandbox) {
-      sim = await startSimulator({ timing: 'demo', vendors: config.vendors });
+      sim = await startSandbox(config, log);
       steps.push(() => sim?.close());
       apiKey = sim.apiKey;
       baseUrl = sim.baseUrl;

@@ -90,15 +90,18 @@ describe.each(faults)('%s on POST /video/generate', (_name, fault) => {
 describe('definitive rejection', () => {
   it('a 4xx from the platform is recorded as rejected and does not block a corrected retry', async () => {
     h = await startHarness();
-    const r = await h.call(TOOL, { ...ARGS, avatar_id: 'av_does_not_exist' });
+    // An audio URL the platform cannot fetch: only the platform can tell (unknown catalog ids are refused
+    // locally, before any POST: test/invariants/catalog-ids.test.ts).
+    const BAD = { ...ARGS, voice_url: 'https://cdn.example.com/unreachable.mp3' };
+    const r = await h.call(TOOL, BAD);
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/404|not found/i);
+    expect(text(r)).toMatch(/400|not accessible/i);
     expect(text(r)).toMatch(/Request id: /);
     expect(h.sim.log.count(POSTS)).toBe(1);
     const [rec] = await h.jobs.list({ limit: 1 });
     expect(rec).toMatchObject({ outcome: 'rejected', tool: TOOL });
     // Rejected records never count as duplicates.
-    const again = await h.call(TOOL, { ...ARGS, avatar_id: 'av_does_not_exist' });
+    const again = await h.call(TOOL, BAD);
     expect(text(again)).not.toMatch(/duplicate/);
     expect(h.sim.log.count(POSTS)).toBe(2);
   });

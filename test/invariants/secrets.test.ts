@@ -254,9 +254,9 @@ describe('invariants 5 and 6 over stdio: the built server as a child process', (
     await call('create_talking_video', billableExample('create_talking_video').args(sim, 501));
     await call('get_job', { kind: 'actor_video', id: 'no-such-job' });
     await call('create_talking_video', { avatar_id: 'av_marcus', voice_script: '', api_key: CANARY });
-    // The key stops working: 401s over stdio.
+    // The key stops working: 401s over stdio. (A list no call above has read: the catalog cache would answer.)
     sim.accounts.add({ key: CANARY, subscription: 'inactive' });
-    const denied = await call('list_avatars', {});
+    const denied = await call('list_template_categories', {});
     expect(denied.isError).toBe(true);
     expect(JSON.stringify(denied.content)).toMatch(/401|API key/);
     expect(await server.close()).toBe(0);

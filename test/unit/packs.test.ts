@@ -146,7 +146,9 @@ describe('choosePack', () => {
 
   it('rejects a format the category does not allow', () => {
     const e = fails({ category: 'tech', format: 'hook' });
-    expect(e.message).toBe('format: not allowed for category "tech"; allowed: unboxing');
+    expect(e.message).toBe(
+      'format: unknown format \'hook\' for category "tech" — call list_shoppable_packs; allowed: unboxing',
+    );
   });
 
   it('rejects a duration or aspect ratio the pack does not offer', () => {

@@ -10,6 +10,9 @@
  * dropped rather than guessed at, and a category without formats allows any format (the platform decides).
  */
 import { UserInputError } from '../../src/errors.js';
+import { CATALOG_ID_FIELDS, quoteId, unknownId } from './catalog-ids.js';
+
+const LIST_TOOL = CATALOG_ID_FIELDS.category;
 
 export interface Pack {
   category: string;
@@ -258,14 +261,20 @@ export function choosePack(
   const pack =
     packs.find((p) => p.category === input.category) ?? packs.find((p) => matchOption([p.category], input.category));
   if (!pack) {
-    throw new UserInputError(
+    throw unknownId(
       'category',
-      `unknown; one of: ${listOr(packs.map((p) => p.category))} (see list_shoppable_packs)`,
+      'category',
+      input.category,
+      LIST_TOOL,
+      `; one of: ${listOr(packs.map((p) => p.category))}`,
     );
   }
   const format = pack.formats.length ? matchOption(pack.formats, input.format) : input.format;
   if (format === undefined) {
-    throw new UserInputError('format', `not allowed for category "${pack.category}"; allowed: ${listOr(pack.formats)}`);
+    throw new UserInputError(
+      'format',
+      `unknown format ${quoteId(input.format)} for category "${pack.category}" — call ${LIST_TOOL}; allowed: ${listOr(pack.formats)}`,
+    );
   }
   const choice: PackChoice = { pack, format };
   if (input.duration !== undefined) {

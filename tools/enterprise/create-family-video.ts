@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import { familyEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
-import { UserInputError } from '../../src/errors.js';
 import { vendorName } from '../../src/vendors.js';
+import { CATALOG_ID_FIELDS, unknownId } from '../_shared/catalog-ids.js';
 import { familyIds } from './models/family.js';
 
 /**
@@ -43,8 +43,15 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
     const models = familyModels(ctx.config);
+    // Not in the live catalog (the spec: GET /enterprise/models does not return them): list_models adds them.
     if (!models.includes(input.model)) {
-      throw new UserInputError('model', `must be one of ${models.join(', ')} (catalog models: use run_model)`);
+      throw unknownId(
+        'model',
+        'family model',
+        input.model,
+        CATALOG_ID_FIELDS.model,
+        ` (family ids: ${models.join(', ')}; catalog models go to run_model)`,
+      );
     }
   },
   billable: {

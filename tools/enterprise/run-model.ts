@@ -5,6 +5,7 @@ import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import type { ModelMedia } from '../../src/jobs/handle.js';
+import { CATALOG_ID_FIELDS, requireListed } from '../_shared/catalog-ids.js';
 import { webhookUrlField } from '../_shared/urls.js';
 import { looksLikeFamilyId } from './models/family.js';
 
@@ -32,13 +33,21 @@ const asMedia = (m: string | undefined): 'image' | 'video' | undefined =>
 
 /** @throws UserInputError when the id is not in the live catalog (pointing family ids to their tool). */
 async function catalogEntry(model: string, ctx: ToolContext): Promise<CatalogEntry> {
-  const entry = (await ctx.catalog.models()).find((e) => e.model === model);
-  if (!entry) {
-    if (looksLikeFamilyId(model, ctx.config.vendors)) {
-      throw new UserInputError('model', 'is a dedicated-family model: use create_family_video');
-    }
-    throw new UserInputError('model', 'not in the catalog; see list_models');
-  }
+  // The quote needs the entry (its credits text): a catalog that cannot be read fails the call.
+  const entry = await requireListed(ctx, {
+    field: 'model',
+    what: 'model',
+    id: model,
+    listTool: CATALOG_ID_FIELDS.model,
+    list: 'models',
+    read: (c) => c.models(),
+    matches: (e) => e.model === model,
+    price: true,
+    explain: () =>
+      looksLikeFamilyId(model, ctx.config.vendors)
+        ? new UserInputError('model', 'is a dedicated-family model: use create_family_video')
+        : undefined,
+  });
   const media = asMedia(entry.media);
   if (media) mediaSeen.set(model, media);
   return entry;

@@ -1,17 +1,25 @@
 import { z } from 'zod';
 import { templateEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
-import { UserInputError } from '../../src/errors.js';
 import { checkPublicMediaUrl } from '../../src/guards/url.js';
 import { estimate } from '../../src/jobs/envelope.js';
+import { CATALOG_ID_FIELDS, requireListed } from '../_shared/catalog-ids.js';
 import { checkTemplateFields, templateCredits } from '../_shared/library.js';
 import { projectId } from '../_shared/params.js';
 import { webhookUrlField } from '../_shared/urls.js';
 
-async function templateOf(id: string, ctx: ToolContext) {
-  const t = await ctx.catalog.template(id);
-  if (!t) throw new UserInputError('template_id', 'not found; see list_templates');
-  return t;
+/** The template from the live list; the quote needs it (its credit value), so a failed read fails the call. */
+function templateOf(id: string, ctx: ToolContext) {
+  return requireListed(ctx, {
+    field: 'template_id',
+    what: 'template',
+    id,
+    listTool: CATALOG_ID_FIELDS.template_id,
+    list: 'templates',
+    read: (c) => c.templates(),
+    matches: (t) => t.id === id,
+    price: true,
+  });
 }
 
 export default defineTool({

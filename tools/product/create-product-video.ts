@@ -13,6 +13,7 @@ import {
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { resolveVendors, vendorName } from '../../src/vendors.js';
+import { requireVoice } from '../_shared/catalog-ids.js';
 import { projectId, voiceId } from '../_shared/params.js';
 import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';
 
@@ -71,6 +72,7 @@ export default defineTool({
         if (input[f] !== undefined)
           throw new UserInputError(f, 'not accepted with engine scenes; put the script in scenes');
       }
+      if (input.voice_id !== undefined) await requireVoice(ctx, input.voice_id);
       return;
     }
     for (const f of ['scenes', 'model', 'end_image_url'] as const) {
@@ -87,6 +89,8 @@ export default defineTool({
     if (input.audio_seconds !== undefined && input.audio_seconds > limit) {
       throw new UserInputError('audio_seconds', `engine ${input.engine} accepts audio of at most ${limit} s`);
     }
+    // Last: the local rules above cost nothing, this may read the voice list.
+    if (input.voice_id !== undefined) await requireVoice(ctx, input.voice_id);
   },
   billable: {
     // All three product-in-hand routes list webhook_url ("status callback URL").

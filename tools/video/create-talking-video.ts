@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { talkingVideoEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
-import { UserInputError } from '../../src/errors.js';
+import { requireAvatar, requireVoice } from '../_shared/catalog-ids.js';
 import { avatarId, voiceId, voiceScript, voiceSettings } from '../_shared/params.js';
 import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';
 
@@ -24,20 +24,9 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
-    if (input.voice_id === undefined) return;
-    let voices: Awaited<ReturnType<typeof ctx.catalog.voices>>;
-    try {
-      voices = await ctx.catalog.voices();
-    } catch (err) {
-      // The list is only needed to catch the voiceId/id mix-up; the platform still checks the id (404).
-      ctx.log.warn('voice list unavailable; voice_id not checked locally', { error: String(err) });
-      return;
-    }
-    if (voices.some((v) => v.id === input.voice_id)) return;
-    const confused = voices.find((v) => v.voiceId === input.voice_id);
-    if (confused) {
-      throw new UserInputError('voice_id', `this is a voiceId; pass the voice's id "${confused.id}" instead`);
-    }
+    await requireAvatar(ctx, input.avatar_id);
+    // Checked even with voice_url: the platform refuses a named voice that does not exist either way.
+    if (input.voice_id !== undefined) await requireVoice(ctx, input.voice_id);
   },
   billable: {
     kind: () => 'actor_video',

@@ -60,8 +60,16 @@ describe('create_shoppable_image', () => {
   });
 
   const rejected: [string, Record<string, unknown>, RegExp][] = [
-    ['unknown category', { ...BASE, category: 'toys' }, /category"?: unknown; one of: beauty, fashion, gadgets/],
-    ['format not allowed', { ...BASE, category: 'fashion' }, /format"?: not allowed for category "fashion"/],
+    [
+      'unknown category',
+      { ...BASE, category: 'toys' },
+      /category"?: unknown category 'toys' — call list_shoppable_packs; one of: beauty, fashion, gadgets/,
+    ],
+    [
+      'format not allowed',
+      { ...BASE, category: 'fashion' },
+      /format"?: unknown format 'before_after' for category "fashion" — call list_shoppable_packs; allowed: /,
+    ],
     ['aspect ratio not offered', { ...BASE, aspect_ratio: '16:9' }, /aspect_ratio"?: not offered/],
     ['malformed aspect ratio', { ...BASE, aspect_ratio: 'square' }, /aspect_ratio/],
     ['private image_url', { ...BASE, image_url: 'http://10.1.2.3/serum.png' }, /image_url/],

@@ -56,7 +56,11 @@ describe('create_shoppable_video', () => {
 
   const rejected: [string, Record<string, unknown>, RegExp][] = [
     ['unknown category', { ...BASE, category: 'toys' }, /category"?: unknown/],
-    ['format not allowed', { ...BASE, format: 'lookbook' }, /format"?: not allowed for category "gadgets"/],
+    [
+      'format not allowed',
+      { ...BASE, format: 'lookbook' },
+      /format"?: unknown format 'lookbook' for category "gadgets" — call list_shoppable_packs/,
+    ],
     [
       'duration not offered',
       { ...BASE, duration: '10' },

@@ -84,7 +84,11 @@ describe('create_family_video', () => {
   });
 
   const rejected: [string, () => Record<string, unknown>, RegExp][] = [
-    ['not a family model', () => ({ model: 'flux-2-pro', prompt: 'p' }), /model"?: must be one of .*-2\.5/],
+    [
+      'not a family model',
+      () => ({ model: 'flux-2-pro', prompt: 'p' }),
+      /model"?: unknown family model 'flux-2-pro' — call list_models \(family ids: .*-2\.5/,
+    ],
     ['fractional duration', () => ({ model: model('-2.5'), prompt: 'p', duration: 5.5 }), /duration/],
     ['string duration', () => ({ model: model('-2.5'), prompt: 'p', duration: '5' }), /duration/],
     ['empty prompt', () => ({ model: model('-2.5'), prompt: '' }), /prompt/],

@@ -111,7 +111,7 @@ describe('run_model: rejections send nothing', () => {
     [
       'unknown model',
       () => ({ model: 'no-such-model', params: { prompt: 'p' } }),
-      /model"?: not in the catalog; see list_models/,
+      /model"?: unknown model 'no-such-model' — call list_models/,
     ],
     [
       'dedicated-family id',

@@ -129,7 +129,7 @@ describe('create_template_video', () => {
     [
       'unknown template',
       () => ({ template_id: '00000000-0000-4000-8000-000000000000', fields: SPOTLIGHT_FIELDS }),
-      /template_id"?: not found; see list_templates/,
+      /template_id"?: unknown template '00000000-0000-4000-8000-000000000000' — call list_templates/,
     ],
     ['template_id not a UUID', () => ({ template_id: 'spotlight', fields: SPOTLIGHT_FIELDS }), /template_id/],
     [

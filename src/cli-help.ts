@@ -1,0 +1,112 @@
+/**
+ * `--help` and `--version` for the bin and each command. Flags come from `CLI_FLAGS` (what `parseCli`
+ * accepts) and their meanings and the environment variables from `CONFIG_DOCS` / `CLI_DOCS` (what the README
+ * table is generated from), so the help cannot list a flag the parser refuses or miss one it takes.
+ */
+import { readFileSync } from 'node:fs';
+import { CLI_FLAGS, type CliFlag, type Command, type FlagSpec, flagsOf } from './config.js';
+import { CLI_DOCS, CONFIG_DOCS } from './config-docs.js';
+
+const USAGE: Record<Command, { line: string; what: string }> = {
+  serve: {
+    line: 'genplat-mcp [options]',
+    what: 'The MCP server for the Generation Platform API, on stdio (or Streamable HTTP with --http).',
+  },
+  sim: {
+    line: 'genplat-mcp sim [options]',
+    what: 'The sandbox simulator of the whole platform API on 127.0.0.1, on its own: prints its base URL, then its API key, on stdout, and serves until Ctrl+C.',
+  },
+  doctor: {
+    line: 'genplat-mcp doctor [options]',
+    what: 'Checks what a first run needs (configuration, state dir, base URL and key) and says how to fix each problem. Sends nothing billable. Exit code 0 when every check passed.',
+  },
+};
+
+/** The variables each command reads: the server and doctor the whole configuration, the simulator its folder. */
+const ENV_OF: Record<Command, (env: string) => boolean> = {
+  serve: () => true,
+  doctor: () => true,
+  sim: (env) => env === 'GENPLAT_STATE_DIR',
+};
+
+/** Help is read in a terminal: Markdown's backticks are noise there. */
+const plain = (s: string) => s.replace(/`/g, '');
+
+/** Wraps `text` to `width` columns, every line after the first indented by `indent` spaces. */
+function wrap(text: string, indent: number, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
+
+/** `--port N` / `-h, --help`: how the flag is typed. */
+function spelling(flag: CliFlag): string {
+  const spec: FlagSpec = CLI_FLAGS[flag];
+  return `${spec.short ? `-${spec.short}, ` : ''}--${flag}${spec.value ? ` ${spec.value}` : ''}`;
+}
+
+function flagDoc(command: Command, flag: CliFlag): { meaning: string; default?: string; env?: string } {
+  const own = CLI_DOCS.find((d) => d.flag === `--${flag}` && d.commands.includes(command));
+  if (own) return own.default === undefined ? { meaning: own.meaning } : { meaning: own.meaning, default: own.default };
+  const row = CONFIG_DOCS.find((d) => d.flag === `--${flag}`);
+  // test/unit/cli-help.test.ts proves every flag of every command has a row; this is only a fallback.
+  if (!row) return { meaning: '(undocumented)' };
+  return { meaning: row.meaning, default: row.default, ...(row.env ? { env: row.env } : {}) };
+}
+
+/** Two aligned columns: the name, then the wrapped text. */
+function table(rows: [string, string][]): string[] {
+  const left = Math.min(28, Math.max(...rows.map(([name]) => name.length)) + 2);
+  return rows.map(([name, text]) => {
+    const pad = name.length + 2 > left ? `\n${' '.repeat(left + 2)}` : ' '.repeat(left - name.length);
+    return `  ${name}${pad}${wrap(plain(text), left + 2)}`;
+  });
+}
+
+/** The full help of one command: usage, what it does, its options, the environment variables it reads. */
+export function helpText(command: Command): string {
+  const out = [`genplat-mcp ${packageVersion()}`, '', 'Usage:'];
+  for (const c of ['serve', 'sim', 'doctor'] as const) {
+    if (c === command || command === 'serve') out.push(`  ${USAGE[c].line}`);
+  }
+  out.push('', wrap(USAGE[command].what, 0), '', 'Options:');
+  out.push(
+    ...table(
+      flagsOf(command).map((f) => {
+        const d = flagDoc(command, f);
+        const extras = [d.env && `env ${d.env}`, d.default && `default: ${d.default}`].filter(Boolean).join('; ');
+        return [spelling(f), extras ? `${d.meaning} (${extras})` : d.meaning];
+      }),
+    ),
+  );
+  const env = CONFIG_DOCS.filter((d) => d.env && ENV_OF[command](d.env));
+  out.push('', 'Environment variables (flags above win over them):');
+  out.push(...table(env.map((d) => [d.env, `${d.meaning} (default: ${d.default})`])));
+  if (command === 'serve')
+    out.push('', 'Run `genplat-mcp sim --help` or `genplat-mcp doctor --help` for those commands.');
+  out.push('');
+  return plain(out.join('\n'));
+}
+
+/** The version in package.json (one or two levels up: from src/ in tests, dist/src/ when built). */
+export function packageVersion(): string {
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'genplat-mcp' && pkg.version) return pkg.version;
+    } catch {
+      // try the next location
+    }
+  }
+  return '0.0.0';
+}
