@@ -89,6 +89,13 @@ export interface Config {
   maxCreditsPerCall: number;
   maxCreditsPerDay: number;
   /**
+   * `GENPLAT_USER_MAX_CREDITS_PER_DAY`: each caller's own per-day ceiling (HTTP callers; stdio has one user and
+   * only the account's). Undefined = no per-user limit. Enforced inside `store.admit` with the account's.
+   */
+  userMaxCreditsPerDay?: number | undefined;
+  /** `GENPLAT_USER_BUDGETS`: per-caller overrides `{"<owner id>": credits}` of `userMaxCreditsPerDay`. */
+  userBudgets: Record<string, number>;
+  /**
    * Operator price table (GENPLAT_PRICE_TABLE): displayed credits per call, used as the quote where nothing
    * the platform publishes bounds the price. Keys: `<tool>`, `run_model:<model id>`, `<tool>:<model>` etc.
    */
@@ -158,6 +165,8 @@ const EnvSchema = z.object({
   GENPLAT_MAX_CREDITS_PER_CALL: intFrom('GENPLAT_MAX_CREDITS_PER_CALL', 0).optional(),
   GENPLAT_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_MAX_CREDITS_PER_DAY', 0).optional(),
   GENPLAT_PRICE_TABLE: z.string().optional(),
+  GENPLAT_USER_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_USER_MAX_CREDITS_PER_DAY', 0).optional(),
+  GENPLAT_USER_BUDGETS: z.string().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
     .string()
@@ -210,9 +219,11 @@ const EnvSchema = z.object({
 
 type Env = z.output<typeof EnvSchema>;
 
-/** Flags recognised on the command line; sub-commands (`sim`, `doctor`) are positionals. */
+/** Flags recognised on the command line; sub-commands (`sim`, `doctor`, `audit export`) are positionals. */
 export interface CliArgs {
-  command: 'serve' | 'sim' | 'doctor';
+  command: 'serve' | 'sim' | 'doctor' | 'audit';
+  /** `audit export` only (src/audit/cli.ts). */
+  audit?: AuditArgs | undefined;
   sandbox: boolean;
   readOnly: boolean;
   http: boolean;
@@ -235,11 +246,19 @@ export function parseCli(argv: string[]): CliArgs {
       port: { type: 'string' },
       toolsets: { type: 'string' },
       'state-dir': { type: 'string' },
+      // `audit export` only.
+      format: { type: 'string' },
+      since: { type: 'string' },
+      user: { type: 'string' },
     },
   });
   const command = positionals[0] ?? 'serve';
-  if (command !== 'serve' && command !== 'sim' && command !== 'doctor') {
-    throw new ConfigurationError([`unknown command "${command}": use no command, "sim" or "doctor"`]);
+  if (command !== 'serve' && command !== 'sim' && command !== 'doctor' && command !== 'audit') {
+    throw new ConfigurationError([`unknown command "${command}": use no command, "sim", "doctor" or "audit export"`]);
+  }
+  const audit = command === 'audit' ? parseAuditArgs(positionals.slice(1), values) : undefined;
+  if (!audit && (values.format !== undefined || values.since !== undefined || values.user !== undefined)) {
+    throw new ConfigurationError(['--format, --since and --user belong to "genplat-mcp audit export"']);
   }
   let port: number | undefined;
   if (values.port !== undefined) {
@@ -251,6 +270,7 @@ export function parseCli(argv: string[]): CliArgs {
   }
   return {
     command,
+    ...(audit ? { audit } : {}),
     sandbox: values.sandbox ?? false,
     readOnly: values['read-only'] ?? false,
     http: values.http ?? false,
@@ -259,6 +279,36 @@ export function parseCli(argv: string[]): CliArgs {
     toolsets: values.toolsets,
     stateDir: values['state-dir'],
   };
+}
+
+/** `genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]`. */
+export interface AuditArgs {
+  format: 'csv' | 'jsonl';
+  since: Date | undefined;
+  user: string | undefined;
+}
+
+function parseAuditArgs(
+  rest: string[],
+  values: { format?: string | undefined; since?: string | undefined; user?: string | undefined },
+): AuditArgs {
+  const problems: string[] = [];
+  if (rest.length !== 1 || rest[0] !== 'export')
+    problems.push('use "genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]"');
+  const format = values.format ?? 'csv';
+  if (format !== 'csv' && format !== 'jsonl') problems.push(`--format must be csv or jsonl, got "${format}"`);
+  let since: Date | undefined;
+  if (values.since !== undefined) {
+    // Date.parse accepts odd spellings ("1"): only an ISO 8601 date or date-time is a cut-off the user meant.
+    since = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(values.since)
+      ? new Date(values.since)
+      : undefined;
+    if (!since || Number.isNaN(since.getTime()))
+      problems.push(`--since must be an ISO 8601 date or date-time, got "${values.since}"`);
+  }
+  if (values.user !== undefined && values.user.trim() === '') problems.push('--user must name a caller id');
+  if (problems.length) throw new ConfigurationError(problems);
+  return { format: format as AuditArgs['format'], since, user: values.user?.trim() };
 }
 
 /** The OS data directory for genplat-mcp (XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows). */
@@ -347,6 +397,37 @@ export function parsePriceTable(raw: string | undefined, problems: string[]): Re
     }
   }
   return bad ? {} : table;
+}
+
+/**
+ * GENPLAT_USER_BUDGETS: inline JSON `{"<owner id>": <displayed credits per UTC day>}`. Keys are caller ids as
+ * `list_jobs` and `audit export` show them (static tokens: `http-<hash>`). A bad entry is named by its key.
+ */
+export function parseUserBudgets(raw: string | undefined, problems: string[]): Record<string, number> {
+  const source = raw?.trim();
+  if (!source) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(source);
+  } catch {
+    problems.push('GENPLAT_USER_BUDGETS: not valid JSON; expected {"<caller id>": <credits per day>, …}');
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('GENPLAT_USER_BUDGETS: must be a JSON object {"<caller id>": <credits per day>, …}');
+    return {};
+  }
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key.trim() === '' || key !== key.trim()) {
+      problems.push(`GENPLAT_USER_BUDGETS: key "${key}" must be a caller id without surrounding spaces`);
+    } else if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      problems.push(`GENPLAT_USER_BUDGETS: "${key}" must map to a whole, non-negative number of displayed credits`);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 function parseToolsets(raw: string | undefined, problems: string[], source: string): Toolset[] {
@@ -457,7 +538,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  if (!sandbox && cli.command !== 'sim') {
+  // `sim` needs no platform; `audit export` reads only the store.
+  if (!sandbox && cli.command !== 'sim' && cli.command !== 'audit') {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(
@@ -475,6 +557,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   );
 
   const priceTable = parsePriceTable(e.GENPLAT_PRICE_TABLE, problems);
+  const userBudgets = parseUserBudgets(e.GENPLAT_USER_BUDGETS, problems);
   const maxCreditsPerCall = e.GENPLAT_MAX_CREDITS_PER_CALL ?? 2000;
   const maxCreditsPerDay = e.GENPLAT_MAX_CREDITS_PER_DAY ?? 10000;
   if (maxCreditsPerCall > maxCreditsPerDay) {
@@ -516,6 +599,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     confirm,
     maxCreditsPerCall,
     maxCreditsPerDay,
+    ...(e.GENPLAT_USER_MAX_CREDITS_PER_DAY !== undefined
+      ? { userMaxCreditsPerDay: e.GENPLAT_USER_MAX_CREDITS_PER_DAY }
+      : {}),
+    userBudgets,
     priceTable,
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
