@@ -47,6 +47,18 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: '10000',
   },
   {
+    env: 'GENPLAT_USER_MAX_CREDITS_PER_DAY',
+    meaning:
+      "HTTP mode: each caller's own ceiling per UTC day, displayed credits, counted like the account's and enforced in the same store transaction. The account ceiling still applies on top. See Budgets and audit.",
+    default: 'unset: no per-user limit (only the account ceiling)',
+  },
+  {
+    env: 'GENPLAT_USER_BUDGETS',
+    meaning:
+      'Per-caller overrides of `GENPLAT_USER_MAX_CREDITS_PER_DAY`, inline JSON `{"<caller id>": N}` (caller ids as `list_jobs` `spend.you.caller` and `audit export` show them; `0` = may not spend).',
+    default: 'none',
+  },
+  {
     env: 'GENPLAT_PRICE_TABLE',
     meaning:
       'Operator price table for calls whose price the platform does not publish (gestures, family videos, catalog texts without a bound): a JSON file path or inline JSON `{"<tool>": N, "run_model:<model id>": N, "create_family_video:<model>": N}`, N = displayed credits per call, an upper bound. The most specific key wins. Such calls always need explicit consent.',
