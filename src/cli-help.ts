@@ -20,6 +20,10 @@ const USAGE: Record<Command, { line: string; what: string }> = {
     line: 'genplat-mcp doctor [options]',
     what: 'Checks what a first run needs (configuration, state dir, base URL and key) and says how to fix each problem. Sends nothing billable. Exit code 0 when every check passed.',
   },
+  audit: {
+    line: 'genplat-mcp audit export [options]',
+    what: 'Writes the audit trail of paid calls (who, when, tool, quote, consent, request id, outcome, reported charge) to stdout as CSV or JSON lines. Never a token or the API key.',
+  },
 };
 
 /** The variables each command reads: the server and doctor the whole configuration, the simulator its folder. */
@@ -27,6 +31,8 @@ const ENV_OF: Record<Command, (env: string) => boolean> = {
   serve: () => true,
   doctor: () => true,
   sim: (env) => env === 'GENPLAT_STATE_DIR',
+  // The store the server writes: its folder or PostgreSQL URL.
+  audit: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
 };
 
 /** Help is read in a terminal: Markdown's backticks are noise there. */

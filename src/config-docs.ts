@@ -58,6 +58,18 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: '10000',
   },
   {
+    env: 'GENPLAT_USER_MAX_CREDITS_PER_DAY',
+    meaning:
+      "HTTP mode: each caller's own ceiling per UTC day, displayed credits, counted like the account's and enforced in the same store transaction. The account ceiling still applies on top. See Budgets and audit.",
+    default: 'unset: no per-user limit (only the account ceiling)',
+  },
+  {
+    env: 'GENPLAT_USER_BUDGETS',
+    meaning:
+      'Per-caller overrides of `GENPLAT_USER_MAX_CREDITS_PER_DAY`, inline JSON `{"<caller id>": N}` (caller ids as `list_jobs` `spend.you.caller` and `audit export` show them; `0` = may not spend).',
+    default: 'none',
+  },
+  {
     env: 'GENPLAT_PRICE_TABLE',
     meaning:
       'Operator price table for calls whose price the platform does not publish (gestures, family videos, catalog texts without a bound): a JSON file path or inline JSON `{"<tool>": N, "run_model:<model id>": N, "create_family_video:<model>": N}`, N = displayed credits per call, an upper bound. The most specific key wins. Such calls always need explicit consent.',
@@ -187,8 +199,8 @@ export interface CliDoc {
 }
 
 export const CLI_DOCS: CliDoc[] = [
-  { flag: '--help', commands: ['serve', 'sim', 'doctor'], meaning: 'Print this help and exit.' },
-  { flag: '--version', commands: ['serve', 'sim', 'doctor'], meaning: 'Print the version and exit.' },
+  { flag: '--help', commands: ['serve', 'sim', 'doctor', 'audit'], meaning: 'Print this help and exit.' },
+  { flag: '--version', commands: ['serve', 'sim', 'doctor', 'audit'], meaning: 'Print the version and exit.' },
   {
     flag: '--port',
     commands: ['sim'],
@@ -206,5 +218,29 @@ export const CLI_DOCS: CliDoc[] = [
     commands: ['sim'],
     meaning: 'Start with an empty simulator: no jobs, a full balance, a new key.',
     default: 'off (the simulator remembers)',
+  },
+  {
+    flag: '--state-dir',
+    commands: ['audit'],
+    meaning: 'State dir whose store is exported (a PostgreSQL store comes from GENPLAT_DATABASE_URL).',
+    default: 'as GENPLAT_STATE_DIR',
+  },
+  {
+    flag: '--format',
+    commands: ['audit'],
+    meaning: 'Output format: `csv` or `jsonl` (one JSON object per line).',
+    default: 'csv',
+  },
+  {
+    flag: '--since',
+    commands: ['audit'],
+    meaning: 'Only calls admitted at or after this ISO 8601 date or date-time.',
+    default: 'every call',
+  },
+  {
+    flag: '--user',
+    commands: ['audit'],
+    meaning: 'Only this caller id (as shown in list_jobs `spend.you.caller`).',
+    default: 'every caller',
   },
 ];

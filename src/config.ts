@@ -90,6 +90,13 @@ export interface Config {
   maxCreditsPerCall: number;
   maxCreditsPerDay: number;
   /**
+   * `GENPLAT_USER_MAX_CREDITS_PER_DAY`: each caller's own per-day ceiling (HTTP callers; stdio has one user and
+   * only the account's). Undefined = no per-user limit. Enforced inside `store.admit` with the account's.
+   */
+  userMaxCreditsPerDay?: number | undefined;
+  /** `GENPLAT_USER_BUDGETS`: per-caller overrides `{"<owner id>": credits}` of `userMaxCreditsPerDay`. */
+  userBudgets: Record<string, number>;
+  /**
    * Operator price table (GENPLAT_PRICE_TABLE): displayed credits per call, used as the quote where nothing
    * the platform publishes bounds the price. Keys: `<tool>`, `run_model:<model id>`, `<tool>:<model>` etc.
    */
@@ -166,6 +173,8 @@ const EnvSchema = z.object({
   GENPLAT_MAX_CREDITS_PER_CALL: intFrom('GENPLAT_MAX_CREDITS_PER_CALL', 0).optional(),
   GENPLAT_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_MAX_CREDITS_PER_DAY', 0).optional(),
   GENPLAT_PRICE_TABLE: z.string().optional(),
+  GENPLAT_USER_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_USER_MAX_CREDITS_PER_DAY', 0).optional(),
+  GENPLAT_USER_BUDGETS: z.string().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
     .string()
@@ -218,8 +227,8 @@ const EnvSchema = z.object({
 
 type Env = z.output<typeof EnvSchema>;
 
-/** `serve` is the default (no command word); `sim` and `doctor` are positionals. */
-export const COMMANDS = ['serve', 'sim', 'doctor'] as const;
+/** `serve` is the default (no command word); `sim`, `doctor` and `audit` (`audit export`) are positionals. */
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
@@ -245,10 +254,14 @@ export const CLI_FLAGS = {
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: SERVE_LIKE },
   host: { type: 'string', value: 'ADDR', commands: SERVE_LIKE },
-  port: { type: 'string', value: 'N', commands: EVERY },
+  port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
   'state-dir': { type: 'string', value: 'DIR', commands: EVERY },
   reset: { type: 'boolean', commands: ['sim'] },
+  // `audit export` (src/audit/cli.ts).
+  format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
+  since: { type: 'string', value: 'ISO', commands: ['audit'] },
+  user: { type: 'string', value: 'ID', commands: ['audit'] },
   help: { type: 'boolean', short: 'h', commands: EVERY },
   version: { type: 'boolean', commands: EVERY },
 } as const satisfies Record<string, FlagSpec>;
@@ -261,9 +274,11 @@ export function flagsOf(command: Command): CliFlag[] {
   );
 }
 
-/** Flags recognised on the command line; sub-commands (`sim`, `doctor`) are positionals. */
+/** Flags recognised on the command line; sub-commands (`sim`, `doctor`, `audit export`) are positionals. */
 export interface CliArgs {
   command: Command;
+  /** `audit export` only (src/audit/cli.ts). */
+  audit?: AuditArgs | undefined;
   sandbox: boolean;
   readOnly: boolean;
   http: boolean;
@@ -312,16 +327,22 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
-    throw new ConfigurationError([`unknown command "${word}": use no command, "sim" or "doctor"${hint}`]);
+    throw new ConfigurationError([
+      `unknown command "${word}": use no command, "sim", "doctor" or "audit export"${hint}`,
+    ]);
   }
   const command = word;
   const options = Object.fromEntries(flagsOf(command).map((f) => [f, CLI_FLAGS[f]]));
-  const { values: v } = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  const { values: v, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   const values = v as Partial<Record<CliFlag, string | boolean>>;
   const str = (f: CliFlag) => (typeof values[f] === 'string' ? (values[f] as string) : undefined);
   const bool = (f: CliFlag) => values[f] === true;
+  const audit =
+    command === 'audit' && !bool('help') && !bool('version')
+      ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
+      : undefined;
   let port: number | undefined;
   const rawPort = str('port');
   if (rawPort !== undefined) {
@@ -333,6 +354,7 @@ export function parseCli(argv: string[]): CliArgs {
   }
   return {
     command,
+    ...(audit ? { audit } : {}),
     sandbox: bool('sandbox'),
     readOnly: bool('read-only'),
     http: bool('http'),
@@ -345,6 +367,36 @@ export function parseCli(argv: string[]): CliArgs {
     help: bool('help'),
     version: bool('version'),
   };
+}
+
+/** `genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]`. */
+export interface AuditArgs {
+  format: 'csv' | 'jsonl';
+  since: Date | undefined;
+  user: string | undefined;
+}
+
+function parseAuditArgs(
+  rest: string[],
+  values: { format?: string | undefined; since?: string | undefined; user?: string | undefined },
+): AuditArgs {
+  const problems: string[] = [];
+  if (rest.length !== 1 || rest[0] !== 'export')
+    problems.push('use "genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]"');
+  const format = values.format ?? 'csv';
+  if (format !== 'csv' && format !== 'jsonl') problems.push(`--format must be csv or jsonl, got "${format}"`);
+  let since: Date | undefined;
+  if (values.since !== undefined) {
+    // Date.parse accepts odd spellings ("1"): only an ISO 8601 date or date-time is a cut-off the user meant.
+    since = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(values.since)
+      ? new Date(values.since)
+      : undefined;
+    if (!since || Number.isNaN(since.getTime()))
+      problems.push(`--since must be an ISO 8601 date or date-time, got "${values.since}"`);
+  }
+  if (values.user !== undefined && values.user.trim() === '') problems.push('--user must name a caller id');
+  if (problems.length) throw new ConfigurationError(problems);
+  return { format: format as AuditArgs['format'], since, user: values.user?.trim() };
 }
 
 /** The OS data directory for genplat-mcp (XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows). */
@@ -433,6 +485,37 @@ export function parsePriceTable(raw: string | undefined, problems: string[]): Re
     }
   }
   return bad ? {} : table;
+}
+
+/**
+ * GENPLAT_USER_BUDGETS: inline JSON `{"<owner id>": <displayed credits per UTC day>}`. Keys are caller ids as
+ * `list_jobs` and `audit export` show them (static tokens: `http-<hash>`). A bad entry is named by its key.
+ */
+export function parseUserBudgets(raw: string | undefined, problems: string[]): Record<string, number> {
+  const source = raw?.trim();
+  if (!source) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(source);
+  } catch {
+    problems.push('GENPLAT_USER_BUDGETS: not valid JSON; expected {"<caller id>": <credits per day>, …}');
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('GENPLAT_USER_BUDGETS: must be a JSON object {"<caller id>": <credits per day>, …}');
+    return {};
+  }
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key.trim() === '' || key !== key.trim()) {
+      problems.push(`GENPLAT_USER_BUDGETS: key "${key}" must be a caller id without surrounding spaces`);
+    } else if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      problems.push(`GENPLAT_USER_BUDGETS: "${key}" must map to a whole, non-negative number of displayed credits`);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 function parseToolsets(raw: string | undefined, problems: string[], source: string): Toolset[] {
@@ -543,7 +626,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  if (!sandbox && cli.command !== 'sim') {
+  // `sim` needs no platform; `audit export` reads only the store.
+  if (!sandbox && cli.command !== 'sim' && cli.command !== 'audit') {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(
@@ -561,6 +645,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   );
 
   const priceTable = parsePriceTable(e.GENPLAT_PRICE_TABLE, problems);
+  const userBudgets = parseUserBudgets(e.GENPLAT_USER_BUDGETS, problems);
   const maxCreditsPerCall = e.GENPLAT_MAX_CREDITS_PER_CALL ?? 2000;
   const maxCreditsPerDay = e.GENPLAT_MAX_CREDITS_PER_DAY ?? 10000;
   if (maxCreditsPerCall > maxCreditsPerDay) {
@@ -606,6 +691,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     confirm,
     maxCreditsPerCall,
     maxCreditsPerDay,
+    ...(e.GENPLAT_USER_MAX_CREDITS_PER_DAY !== undefined
+      ? { userMaxCreditsPerDay: e.GENPLAT_USER_MAX_CREDITS_PER_DAY }
+      : {}),
+    userBudgets,
     priceTable,
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,

@@ -116,6 +116,12 @@ async function main(): Promise<void> {
     });
     return;
   }
+  if (cli.command === 'audit' && cli.audit) {
+    // The one command that writes to stdout on purpose: the export is its output (no JSON-RPC here).
+    const { runAuditExport } = await import('./audit/cli.js');
+    process.exitCode = await runAuditExport(config, cli.audit, log);
+    return;
+  }
   if (cli.http) {
     const { serveHttp } = await import('./transports/http-main.js');
     await serveHttp(config, log);

@@ -24,6 +24,7 @@ import type { JobKind } from '../jobs/handle.js';
 import { mayStillRun } from '../jobs/reconcile.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
+import { userDayLimit } from './budgets.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
 
@@ -32,7 +33,7 @@ export { unsettledWarning };
 
 /** The guard refused the call: nothing was sent, nothing charged. */
 export class CostRefusedError extends GenplatError {
-  readonly refusal: 'per_call' | 'per_day' | 'duplicate';
+  readonly refusal: 'per_call' | 'per_day' | 'per_user_day' | 'duplicate';
   constructor(refusal: CostRefusedError['refusal'], message: string, nextStep: string) {
     super(message, nextStep);
     this.refusal = refusal;
@@ -134,13 +135,25 @@ export async function findUnsettledDuplicate(
  * Ceilings: per call, then per UTC day (spend from the ledger, including held and unknown submissions).
  * @throws whatever the job store throws when it cannot be read (the runtime refuses the send).
  */
-export async function checkCeilings(deps: GuardDeps, est: Estimate): Promise<CostRefusedError | undefined> {
+export async function checkCeilings(
+  deps: GuardDeps,
+  est: Estimate,
+  owner?: string | undefined,
+): Promise<CostRefusedError | undefined> {
   const { maxCreditsPerCall, maxCreditsPerDay } = deps.config;
   if (est.credits > maxCreditsPerCall) return perCallRefusal(est.credits, maxCreditsPerCall);
   // The per-day ceiling protects the one platform account behind the key, so over HTTP it counts every
   // caller's spend, not only this caller's: N callers must not be able to spend N times the ceiling.
-  const spent = await deps.jobs.spendSince(utcDayStart(deps.now()));
+  const dayStart = utcDayStart(deps.now());
+  const spent = await deps.jobs.spendSince(dayStart);
   if (spent + est.credits > maxCreditsPerDay) return perDayRefusal(spent, est.credits, maxCreditsPerDay);
+  // Then the caller's own budget (same counting rule, their records only): read here so the user is never
+  // asked to consent to a call their budget refuses; `store.admit` checks it again under its lock.
+  const limit = userDayLimit(deps.config, owner);
+  if (owner !== undefined && limit !== undefined) {
+    const mine = await deps.jobs.spendSince(dayStart, owner);
+    if (mine + est.credits > limit) return perUserDayRefusal(owner, mine, est.credits, limit);
+  }
   return undefined;
 }
 
@@ -157,6 +170,14 @@ function perDayRefusal(spent: number, credits: number, limit: number): CostRefus
     'per_day',
     `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account; this call's ${fmt(credits)} would exceed the per-day ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
     'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
+  );
+}
+
+function perUserDayRefusal(owner: string, spent: number, credits: number, limit: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_user_day',
+    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+    `Choose a cheaper option (you have ${fmt(Math.max(0, limit - spent))} credits left today), wait for the next UTC day, or ask the operator to raise your budget in GENPLAT_USER_BUDGETS.`,
   );
 }
 
@@ -217,10 +238,12 @@ export function admitRules(
   exclusive?: AdmitRules['exclusive'],
 ): AdmitRules {
   const owner = req.owner;
+  const userLimit = userDayLimit(deps.config, owner);
   return {
     maxCreditsPerCall: deps.config.maxCreditsPerCall,
     maxCreditsPerDay: deps.config.maxCreditsPerDay,
     dayStart: utcDayStart(deps.now()),
+    user: owner !== undefined && userLimit !== undefined ? { owner, maxCreditsPerDay: userLimit } : undefined,
     duplicate: req.allowDuplicate ? undefined : { fingerprint: decision.fingerprint, owner },
     unsettled: req.allowDuplicate
       ? { fingerprint: decision.fingerprint, owner, except: decision.duplicateOf }
@@ -240,6 +263,8 @@ export function refusalError(
       return perCallRefusal(r.credits, r.limit);
     case 'per_day':
       return perDayRefusal(r.spent, r.credits, r.limit);
+    case 'per_user_day':
+      return perUserDayRefusal(r.owner, r.spent, r.credits, r.limit);
     case 'duplicate':
       return duplicateRefusal(tool, r.record);
     case 'unsettled':
@@ -273,7 +298,7 @@ function requestFingerprint(tool: string, request: GuardRequest['request']): str
  */
 export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<GuardDecision> {
   const est = req.estimate;
-  const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est));
+  const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est, req.owner));
   if (ceiling) return { kind: 'refuse', error: ceiling };
 
   const fp = requestFingerprint(req.tool, req.request);

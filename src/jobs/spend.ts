@@ -5,12 +5,13 @@
  */
 import { z } from 'zod';
 import type { Config, ConfirmPolicy } from '../config.js';
+import { userDayLimit } from '../cost/budgets.js';
 import { utcDayStart } from '../cost/guard.js';
 import { reconcile, reportedCharge } from './reconcile.js';
 import type { JobStore } from './store.js';
 
 export const SpendShape = {
-  today_credits: z.number().describe('displayed credits spent or held since 00:00 UTC'),
+  today_credits: z.number().describe('displayed credits spent or held since 00:00 UTC on the account (every caller)'),
   max_credits_per_day: z.number().describe('per-day ceiling (GENPLAT_MAX_CREDITS_PER_DAY)'),
   remaining_today: z.number().describe('credits left under the per-day ceiling'),
   max_credits_per_call: z.number().describe('per-call ceiling (GENPLAT_MAX_CREDITS_PER_CALL)'),
@@ -21,6 +22,16 @@ export const SpendShape = {
     .number()
     .describe('credits charged above their quotes today (already counted in today_credits)'),
   jobs_above_quote_today: z.number().describe('jobs the platform charged above their quote today'),
+  you: z
+    .object({
+      caller: z.string().describe('your caller id (as the audit export names you)'),
+      today_credits: z.number().describe('your spend or hold since 00:00 UTC'),
+      max_credits_per_day: z.number().optional().describe('your per-user daily budget; absent = none'),
+      remaining_today: z.number().describe('what you can still spend today (your budget and the account ceiling)'),
+      summary: z.string(),
+    })
+    .optional()
+    .describe('HTTP callers: your own spend and budget'),
 };
 export const SpendSchema = z.object(SpendShape);
 export type Spend = z.infer<typeof SpendSchema>;
@@ -44,7 +55,9 @@ export async function spendToday(
   now = Date.now(),
 ): Promise<Spend> {
   const since = utcDayStart(now);
-  const today = await jobs.spendSince(since, owner);
+  // The account's figure, as the account ceiling counts it (over HTTP: every caller's jobs).
+  const today = await jobs.spendSince(since);
+  const accountLeft = Math.max(0, config.maxCreditsPerDay - today);
   let quoted = 0;
   let charged = 0;
   let above = 0;
@@ -62,12 +75,38 @@ export async function spendToday(
   return {
     today_credits: today,
     max_credits_per_day: config.maxCreditsPerDay,
-    remaining_today: Math.max(0, config.maxCreditsPerDay - today),
+    remaining_today: accountLeft,
     max_credits_per_call: config.maxCreditsPerCall,
     confirmation: describeConfirm(config.confirm),
     quoted_today_credits: quoted,
     charged_today_credits: charged,
     above_quote_today_credits: above,
     jobs_above_quote_today: aboveJobs,
+    ...(owner !== undefined ? { you: await yourSpend(config, jobs, owner, since, accountLeft) } : {}),
+  };
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The caller's own line: the same counting rule as the ceilings (`spendSince` with an owner). */
+async function yourSpend(
+  config: Config,
+  jobs: JobStore,
+  owner: string,
+  since: Date,
+  accountLeft: number,
+): Promise<NonNullable<Spend['you']>> {
+  const mine = await jobs.spendSince(since, owner);
+  const limit = userDayLimit(config, owner);
+  const left = limit === undefined ? accountLeft : Math.min(accountLeft, Math.max(0, limit - mine));
+  return {
+    caller: owner,
+    today_credits: mine,
+    ...(limit !== undefined ? { max_credits_per_day: limit } : {}),
+    remaining_today: left,
+    summary:
+      limit === undefined
+        ? `you: ${fmt(mine)} credits today (no per-user budget; ${fmt(left)} left on the account)`
+        : `you: ${fmt(mine)} of ${fmt(limit)} credits today (${fmt(left)} left)`,
   };
 }

@@ -17,20 +17,29 @@ import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import {
   ACTIVE_SQL,
+  AUDIT_COLUMNS,
+  auditAppendSql,
+  auditChanged,
+  auditRow,
+  auditSelectSql,
   COLUMNS,
   CONSENT_KEY_BYTES,
+  fromAuditRow,
   fromData,
   jobKeyColumn,
   mergePatch,
   NONCE_GRACE_MS,
   newRecord,
   nonceHash,
+  pgPlaceholders,
   spendSql,
   toRow,
 } from './record.js';
 import {
   type AdmitResult,
   type AdmitRules,
+  type AuditEvent,
+  type AuditFilter,
   type JobFilter,
   type JobPatch,
   type JobRecord,
@@ -88,6 +97,35 @@ const MIGRATIONS: string[][] = [
     'CREATE INDEX genplat_jobs_job_key ON genplat_jobs (job_key, created_at)',
     'CREATE INDEX genplat_jobs_exclusive ON genplat_jobs (exclusive_key, created_at)',
   ],
+  // 3: the audit trail (see sqlite.ts migration 3), append-only: a trigger refuses UPDATE, DELETE and TRUNCATE.
+  [
+    `CREATE TABLE genplat_audit (
+      seq BIGSERIAL PRIMARY KEY,
+      at BIGINT NOT NULL,
+      event TEXT NOT NULL,
+      ledger_id TEXT NOT NULL,
+      owner TEXT,
+      tool TEXT NOT NULL,
+      kind TEXT,
+      quote_credits DOUBLE PRECISION,
+      consent TEXT,
+      request_id TEXT,
+      outcome TEXT NOT NULL,
+      status TEXT NOT NULL,
+      charged DOUBLE PRECISION,
+      refunded DOUBLE PRECISION,
+      platform_estimate DOUBLE PRECISION,
+      handle TEXT NOT NULL
+    )`,
+    'CREATE INDEX genplat_audit_ledger ON genplat_audit (ledger_id, event)',
+    'CREATE INDEX genplat_audit_admit ON genplat_audit (event, at)',
+    `CREATE FUNCTION genplat_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END $$`,
+    `CREATE TRIGGER genplat_audit_no_change BEFORE UPDATE OR DELETE ON genplat_audit
+     FOR EACH ROW EXECUTE FUNCTION genplat_audit_append_only()`,
+    `CREATE TRIGGER genplat_audit_no_truncate BEFORE TRUNCATE ON genplat_audit
+     FOR EACH STATEMENT EXECUTE FUNCTION genplat_audit_append_only()`,
+  ],
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -101,6 +139,9 @@ const UPDATE = `UPDATE genplat_jobs SET ${COLUMNS.slice(1)
   .map((c, i) => `${c} = $${i + 1}`)
   .join(', ')} WHERE id = $${COLUMNS.length}`;
 const SPEND = `SELECT ${spendSql('GREATEST')} AS spent FROM genplat_jobs WHERE outcome <> 'rejected' AND created_at >= $1`;
+const OWNER_SPEND = `${SPEND} AND owner = $2`;
+const AUDIT = `INSERT INTO genplat_audit (${AUDIT_COLUMNS.join(', ')}) VALUES (${$(AUDIT_COLUMNS.length)})`;
+const AUDIT_APPEND = pgPlaceholders(auditAppendSql('genplat_audit'));
 
 /** A 32-bit lock key from the account name (stable across instances and versions). */
 function accountKey(account: string): number {
@@ -161,6 +202,15 @@ class PostgresStore implements Store {
       if (spent + credits > rules.maxCreditsPerDay) {
         return { admitted: false, reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent };
       }
+      // Under the same account lock: every instance's admissions for this account are serialized, so the
+      // caller's spend read here cannot change before the insert below commits.
+      if (rules.user) {
+        const { owner, maxCreditsPerDay: limit } = rules.user;
+        const { rows } = await c.query<{ spent: number }>(OWNER_SPEND, [rules.dayStart.getTime(), owner]);
+        const mine = Number(rows[0]?.spent ?? 0);
+        if (mine + credits > limit)
+          return { admitted: false, reason: 'per_user_day', owner, limit, credits, spent: mine };
+      }
       if (rules.duplicate) {
         const { rows } = await c.query<{ data: string }>(
           `SELECT data FROM genplat_jobs WHERE fingerprint = $1 AND ($2::text IS NULL OR owner = $2) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
@@ -196,6 +246,7 @@ class PostgresStore implements Store {
       }
       const record = newRecord(intent, this.now());
       await c.query(INSERT, toRow(record));
+      await c.query(AUDIT, auditRow(record, 'admit', this.now()));
       this.onAdmitWrite?.();
       return { admitted: true, record };
     });
@@ -207,23 +258,26 @@ class PostgresStore implements Store {
     return record;
   }
 
-  private patch(id: string, patch: JobPatch, durable: boolean): Promise<JobRecord> {
+  private patch(id: string, patch: JobPatch, event: 'settle' | 'observe'): Promise<JobRecord> {
     return this.tx(async (c) => {
       const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) throw new Error(`The job store has no record ${id}.`);
-      const merged = mergePatch(fromData(rows[0].data), patch, this.now());
+      const before = fromData(rows[0].data);
+      const merged = mergePatch(before, patch, this.now());
       const [, ...rest] = toRow(merged);
       await c.query(UPDATE, [...rest, id]);
+      // Same transaction (and the row lock above orders two writers of one record): see sqlite.ts `patch`.
+      if (auditChanged(before, merged)) await c.query(AUDIT_APPEND, [...auditRow(merged, event, this.now()), id]);
       return merged;
-    }, durable);
+    }, event === 'settle');
   }
 
   settle(id: string, result: Settlement): Promise<JobRecord> {
-    return this.patch(id, result, true);
+    return this.patch(id, result, 'settle');
   }
 
   observe(id: string, patch: Observation): Promise<JobRecord> {
-    return this.patch(id, patch, false);
+    return this.patch(id, patch, 'observe');
   }
 
   async get(idOrHandle: string): Promise<JobRecord | undefined> {
@@ -274,8 +328,19 @@ class PostgresStore implements Store {
     const rows =
       owner === undefined
         ? await this.query<{ spent: number }>(SPEND, [since.getTime()])
-        : await this.query<{ spent: number }>(`${SPEND} AND owner = $2`, [since.getTime(), owner]);
+        : await this.query<{ spent: number }>(OWNER_SPEND, [since.getTime(), owner]);
     return Number(rows[0]?.spent ?? 0);
+  }
+
+  async auditEvents(filter: AuditFilter = {}): Promise<AuditEvent[]> {
+    const sql = auditSelectSql('genplat_audit', {
+      since: filter.since !== undefined,
+      owner: filter.owner !== undefined,
+    });
+    const args: unknown[] = [];
+    if (filter.since) args.push(filter.since.getTime());
+    if (filter.owner !== undefined) args.push(filter.owner);
+    return (await this.query<Record<string, unknown>>(pgPlaceholders(sql), args)).map(fromAuditRow);
   }
 
   async consentKey(): Promise<Buffer> {

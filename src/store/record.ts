@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { encodeHandle, type JobRef, jobKey, recordRef } from '../jobs/handle.js';
-import type { JobPatch, JobRecord, NewJobRecord } from './types.js';
+import type { AuditEvent, JobPatch, JobRecord, NewJobRecord } from './types.js';
 
 /** Fields fixed at intent time; a patch never changes them (same list as the 0.1 ledger). */
 const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'updatedAt'] as const;
@@ -161,3 +161,102 @@ export const CONSENT_KEY_BYTES = 32;
  * so no instance can find a live-looking token whose nonce row is already gone.
  */
 export const NONCE_GRACE_MS = 60 * 60 * 1000;
+
+/** The audit trail's columns after `seq` (both backends; `types.ts` `AuditEvent` says what each holds). */
+export const AUDIT_COLUMNS = [
+  'at',
+  'event',
+  'ledger_id',
+  'owner',
+  'tool',
+  'kind',
+  'quote_credits',
+  'consent',
+  'request_id',
+  'outcome',
+  'status',
+  'charged',
+  'refunded',
+  'platform_estimate',
+  'handle',
+] as const;
+
+/** The fields whose change a `settle` or `observe` appends to the audit trail (what was sent, said, charged). */
+const AUDITED = ['outcome', 'status', 'requestId', 'creditsCharged', 'creditsRefunded', 'platformEstimate', 'handle'];
+
+export function auditChanged(before: JobRecord, after: JobRecord): boolean {
+  const b = before as unknown as Record<string, unknown>;
+  const a = after as unknown as Record<string, unknown>;
+  return AUDITED.some((k) => (b[k] ?? null) !== (a[k] ?? null));
+}
+
+/** Column values of one audit row for `rec` as it is now, in `AUDIT_COLUMNS` order. */
+export function auditRow(rec: JobRecord, event: AuditEvent['event'], at: Date): (string | number | null)[] {
+  return [
+    at.getTime(),
+    event,
+    rec.id,
+    rec.owner ?? null,
+    rec.tool,
+    rec.kind ?? null,
+    rec.estimate?.credits ?? null,
+    rec.consent ?? null,
+    rec.requestId ?? null,
+    rec.outcome,
+    rec.status,
+    rec.creditsCharged ?? null,
+    rec.creditsRefunded ?? null,
+    rec.platformEstimate ?? null,
+    rec.handle,
+  ];
+}
+
+/** An audit row as read back (column names as in `AUDIT_COLUMNS`, plus `seq`). */
+export function fromAuditRow(row: Record<string, unknown>): AuditEvent {
+  const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
+  const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+  return {
+    seq: Number(row.seq),
+    at: new Date(Number(row.at)).toISOString(),
+    event: String(row.event) as AuditEvent['event'],
+    ledgerId: String(row.ledger_id),
+    owner: str(row.owner),
+    tool: String(row.tool),
+    kind: str(row.kind),
+    quoteCredits: num(row.quote_credits),
+    consent: str(row.consent),
+    requestId: str(row.request_id),
+    outcome: String(row.outcome),
+    status: String(row.status),
+    charged: num(row.charged),
+    refunded: num(row.refunded),
+    platformEstimate: num(row.platform_estimate),
+    handle: String(row.handle),
+  };
+}
+
+/**
+ * Appends a later row only for a paid call, i.e. one whose `admit` row exists: jobs followed by id (`track`)
+ * cost nothing here and are not audited. `?`-style placeholders; PostgreSQL renumbers them.
+ */
+export function auditAppendSql(table: string): string {
+  const cols = AUDIT_COLUMNS.join(', ');
+  const marks = AUDIT_COLUMNS.map(() => '?').join(', ');
+  return `INSERT INTO ${table} (${cols}) SELECT ${marks} WHERE EXISTS (SELECT 1 FROM ${table} WHERE ledger_id = ? AND event = 'admit')`;
+}
+
+/** Rows of the calls admitted since / by owner (all of each call's rows), oldest first. */
+export function auditSelectSql(table: string, filter: { since: boolean; owner: boolean }): string {
+  const admitted = [`event = 'admit'`];
+  if (filter.since) admitted.push('at >= ?');
+  if (filter.owner) admitted.push('owner = ?');
+  const where =
+    admitted.length > 1 ? `WHERE ledger_id IN (SELECT ledger_id FROM ${table} WHERE ${admitted.join(' AND ')})` : '';
+  return `SELECT seq, ${AUDIT_COLUMNS.join(', ')} FROM ${table} ${where} ORDER BY seq`;
+}
+
+/** Renumbers `?` placeholders as `$1…` for pg (our SQL has no `?` inside literals). */
+export function pgPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}

@@ -18,8 +18,14 @@ import { createLogger, type Logger } from '../log.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
   ACTIVE_SQL,
+  AUDIT_COLUMNS,
+  auditAppendSql,
+  auditChanged,
+  auditRow,
+  auditSelectSql,
   COLUMNS,
   CONSENT_KEY_BYTES,
+  fromAuditRow,
   fromData,
   jobKeyColumn,
   mergePatch,
@@ -34,6 +40,8 @@ import { storeStateError } from './state-errors.js';
 import {
   type AdmitResult,
   type AdmitRules,
+  type AuditEvent,
+  type AuditFilter,
   type JobFilter,
   type JobPatch,
   type JobRecord,
@@ -95,6 +103,32 @@ const MIGRATIONS: string[][] = [
     'CREATE INDEX jobs_job_key ON jobs (job_key, created_at)',
     'CREATE INDEX jobs_exclusive ON jobs (exclusive_key, created_at)',
   ],
+  // 3: the audit trail (issue 14), append-only: the triggers refuse every UPDATE and DELETE. Records admitted
+  // before this version have no rows (nothing is made up after the fact).
+  [
+    `CREATE TABLE audit (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      at INTEGER NOT NULL,
+      event TEXT NOT NULL,
+      ledger_id TEXT NOT NULL,
+      owner TEXT,
+      tool TEXT NOT NULL,
+      kind TEXT,
+      quote_credits REAL,
+      consent TEXT,
+      request_id TEXT,
+      outcome TEXT NOT NULL,
+      status TEXT NOT NULL,
+      charged REAL,
+      refunded REAL,
+      platform_estimate REAL,
+      handle TEXT NOT NULL
+    )`,
+    'CREATE INDEX audit_ledger ON audit (ledger_id, event)',
+    'CREATE INDEX audit_admit ON audit (event, at)',
+    `CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`,
+    `CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`,
+  ],
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -114,6 +148,9 @@ class SqliteStore implements Store {
   private lastPrune = 0;
   private readonly st: Record<
     | 'spend'
+    | 'ownerSpend'
+    | 'audit'
+    | 'auditAppend'
     | 'duplicate'
     | 'unsettled'
     | 'exclusive'
@@ -139,6 +176,11 @@ class SqliteStore implements Store {
     const p = (sql: string) => db.prepare(sql);
     this.st = {
       spend: p(`SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ?`),
+      ownerSpend: p(
+        `SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ? AND owner = ?`,
+      ),
+      audit: p(`INSERT INTO audit (${AUDIT_COLUMNS.join(', ')}) VALUES (${AUDIT_COLUMNS.map(() => '?').join(', ')})`),
+      auditAppend: p(auditAppendSql('audit')),
       duplicate: p(
         `SELECT data FROM jobs WHERE fingerprint = ? AND (? IS NULL OR owner = ?) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
       ),
@@ -211,6 +253,12 @@ class SqliteStore implements Store {
       if (spent + credits > rules.maxCreditsPerDay) {
         return { admitted: false, reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent };
       }
+      if (rules.user) {
+        const { owner, maxCreditsPerDay: limit } = rules.user;
+        const mine = Number((this.st.ownerSpend.get(rules.dayStart.getTime(), owner) as { spent: number }).spent);
+        if (mine + credits > limit)
+          return { admitted: false, reason: 'per_user_day', owner, limit, credits, spent: mine };
+      }
       if (rules.duplicate) {
         const owner = rules.duplicate.owner ?? null;
         const row = this.st.duplicate.get(rules.duplicate.fingerprint, owner, owner) as { data: string } | undefined;
@@ -240,6 +288,7 @@ class SqliteStore implements Store {
       }
       const record = newRecord(intent, this.now());
       this.st.insert.run(...toRow(record));
+      this.st.audit.run(...auditRow(record, 'admit', this.now()));
       this.onAdmitWrite?.();
       return { admitted: true, record };
     });
@@ -253,23 +302,26 @@ class SqliteStore implements Store {
     });
   }
 
-  private patch(id: string, patch: JobPatch, durable: boolean): JobRecord {
+  private patch(id: string, patch: JobPatch, event: 'settle' | 'observe'): JobRecord {
     return this.tx(() => {
       const row = this.st.byId.get(id) as { data: string } | undefined;
       if (!row) throw new Error(`The job store has no record ${id}.`);
-      const merged = mergePatch(fromData(row.data), patch, this.now());
+      const before = fromData(row.data);
+      const merged = mergePatch(before, patch, this.now());
       const [, ...rest] = toRow(merged);
       this.st.update.run(...rest, id);
+      // Same transaction: the audit trail never misses nor invents a change the record holds.
+      if (auditChanged(before, merged)) this.st.auditAppend.run(...auditRow(merged, event, this.now()), id);
       return merged;
-    }, durable);
+    }, event === 'settle');
   }
 
   async settle(id: string, result: Settlement): Promise<JobRecord> {
-    return this.patch(id, result, true);
+    return this.patch(id, result, 'settle');
   }
 
   async observe(id: string, patch: Observation): Promise<JobRecord> {
-    return this.patch(id, patch, false);
+    return this.patch(id, patch, 'observe');
   }
 
   async get(idOrHandle: string): Promise<JobRecord | undefined> {
@@ -317,12 +369,16 @@ class SqliteStore implements Store {
   async spendSince(since: Date, owner?: string): Promise<number> {
     this.open();
     if (owner === undefined) return this.spentSince(since);
-    const row = this.db
-      .prepare(
-        `SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ? AND owner = ?`,
-      )
-      .get(since.getTime(), owner) as { spent: number };
-    return Number(row.spent);
+    return Number((this.st.ownerSpend.get(since.getTime(), owner) as { spent: number }).spent);
+  }
+
+  async auditEvents(filter: AuditFilter = {}): Promise<AuditEvent[]> {
+    this.open();
+    const sql = auditSelectSql('audit', { since: filter.since !== undefined, owner: filter.owner !== undefined });
+    const args: (string | number)[] = [];
+    if (filter.since) args.push(filter.since.getTime());
+    if (filter.owner !== undefined) args.push(filter.owner);
+    return (this.db.prepare(sql).all(...args) as Record<string, unknown>[]).map(fromAuditRow);
   }
 
   async consentKey(): Promise<Buffer> {

@@ -24,7 +24,7 @@ import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -33,6 +33,12 @@ export interface AdmitRules {
   maxCreditsPerDay: number;
   /** Start of the ceiling's day (UTC midnight, `utcDayStart`). */
   dayStart: Date;
+  /**
+   * The caller's own per-day ceiling (GENPLAT_USER_MAX_CREDITS_PER_DAY / GENPLAT_USER_BUDGETS): the owner's
+   * spend since `dayStart` (same rule as the account's) + this estimate above `maxCreditsPerDay` is refused.
+   * Undefined = no per-user limit (stdio, or none configured). Checked after the account's ceiling.
+   */
+  user?: { owner: string; maxCreditsPerDay: number } | undefined;
   /**
    * The duplicate guard, or undefined when the call says `allow_duplicate`. An undefined owner (stdio)
    * matches records of every owner, as the 0.1 ledger did.
@@ -57,6 +63,7 @@ export interface AdmitRules {
 export type AdmitRefusal =
   | { reason: 'per_call'; limit: number; credits: number }
   | { reason: 'per_day'; limit: number; credits: number; spent: number }
+  | { reason: 'per_user_day'; owner: string; limit: number; credits: number; spent: number }
   | { reason: 'duplicate'; record: JobRecord }
   | { reason: 'unsettled'; record: JobRecord }
   | { reason: 'exclusive'; record: JobRecord }
@@ -98,6 +105,45 @@ export type Observation = Pick<
   | 'outcome'
 >;
 
+/**
+ * One row of the audit trail (`genplat_audit` / `audit`): append-only, never updated or deleted (the table
+ * refuses both with a trigger). A paid call writes an `admit` row in the admit transaction (who, when, tool,
+ * quote, consent carrier), then each later write of its record that changes an audited field appends a
+ * `settle` (the POST's answer: outcome, request id, charge at submit) or `observe` (a poll that changed the
+ * status or a reported figure) row with the record's audited fields as they then were. The call's current
+ * state is its newest row (`src/audit/export.ts` folds them). Never a token, the API key or request bodies.
+ */
+export interface AuditEvent {
+  /** Insertion order across the store (ties of `at` are broken by it). */
+  seq: number;
+  /** ISO time of the write. */
+  at: string;
+  event: 'admit' | 'settle' | 'observe';
+  /** The job record (ledger id) this row is about. */
+  ledgerId: string;
+  /** The caller; undefined on stdio. */
+  owner: string | undefined;
+  tool: string;
+  kind: string | undefined;
+  /** The consented quote, displayed credits. */
+  quoteCredits: number | undefined;
+  consent: string | undefined;
+  /** The platform's `x-request-id` of the paid POST, once known. */
+  requestId: string | undefined;
+  outcome: string;
+  status: string;
+  charged: number | undefined;
+  refunded: number | undefined;
+  platformEstimate: number | undefined;
+  handle: string;
+}
+
+export interface AuditFilter {
+  /** Only calls admitted at or after this instant (all of their rows, however late). */
+  since?: Date | undefined;
+  owner?: string | undefined;
+}
+
 export interface Store {
   /** Which backend and where (no credentials): for `doctor` and logs. */
   readonly description: string;
@@ -122,6 +168,8 @@ export interface Store {
   list(filter?: JobFilter): Promise<JobRecord[]>;
   /** Same semantics as the 0.1 ledger (`spend.ts` `SPEND_SQL` documents them); owner undefined = account-wide. */
   spendSince(since: Date, owner?: string): Promise<number>;
+  /** The audit rows of the paid calls the filter selects, oldest first (`seq`). */
+  auditEvents(filter?: AuditFilter): Promise<AuditEvent[]>;
   /** 32 random bytes created once in the store and shared by every process and instance. */
   consentKey(): Promise<Buffer>;
   /**

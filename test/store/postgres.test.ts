@@ -12,6 +12,8 @@ storeSuite('PostgreSQL', {
       open: (options) => openPostgresStore(url, { ...options }),
       setSchemaVersion: (version) =>
         execOn(url, `UPDATE genplat_meta SET value = $1 WHERE key = 'schema_version'`, [String(version)]),
+      exec: (sql) => execOn(url, sql),
+      auditTable: 'genplat_audit',
     };
   },
 });

@@ -15,6 +15,15 @@ storeSuite('SQLite', {
         db.exec(`PRAGMA user_version = ${version}`);
         db.close();
       },
+      async exec(sql) {
+        const db = new (loadSqlite().DatabaseSync)(join(dir, DB_FILE));
+        try {
+          db.exec(sql);
+        } finally {
+          db.close();
+        }
+      },
+      auditTable: 'audit',
     };
   },
 });

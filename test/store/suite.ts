@@ -11,6 +11,10 @@ export interface Location {
   open(options?: { now?: () => Date }): Promise<Store>;
   /** Writes a schema version directly, as a newer genplat-mcp would have. */
   setSchemaVersion(version: number): Promise<void>;
+  /** Runs raw SQL on the store's database, as an operator (or an attacker with its credentials) could. */
+  exec(sql: string): Promise<void>;
+  /** The audit trail's table name in this backend. */
+  auditTable: string;
 }
 export interface Backend {
   create(): Promise<Location>;
@@ -365,6 +369,159 @@ export function storeSuite(name: string, backend: Backend): void {
       );
       expect(res2.filter((r) => r.admitted)).toHaveLength(7);
       await Promise.all([a.close(), b.close()]);
+    });
+
+    it('per-user daily budget inside admit: own spend only, same counting rule, after the account ceiling', async () => {
+      const loc = await backend.create();
+      const yesterday = await loc.open({ now: at('2026-03-09T23:00:00.000Z') });
+      await admitted(yesterday, intent({ fingerprint: 'old', owner: 'alice' }, 900));
+      await yesterday.close();
+      const s = await loc.open({ now: at('2026-03-10T08:00:00.000Z') });
+      const alice = rules({ maxCreditsPerDay: 1000, user: { owner: 'alice', maxCreditsPerDay: 250 } });
+      const bob = rules({ maxCreditsPerDay: 1000, user: { owner: 'bob', maxCreditsPerDay: 600 } });
+      const a1 = await admitted(s, intent({ fingerprint: 'a1', owner: 'alice' }), alice);
+      await admitted(s, intent({ fingerprint: 'b1', owner: 'bob' }, 500), bob);
+      // 100 + 200 > 250: refused with alice's own figures (yesterday's 900 and bob's 500 do not count).
+      expect(await s.admit(intent({ fingerprint: 'a2', owner: 'alice' }, 200), alice)).toEqual({
+        admitted: false,
+        reason: 'per_user_day',
+        owner: 'alice',
+        limit: 250,
+        credits: 200,
+        spent: 100,
+      });
+      // A final charge below the quote frees budget, as it does for the account (charge − refunds when final).
+      await s.settle(a1.id, {
+        outcome: 'submitted',
+        status: 'completed',
+        handle: 'actor_video:a1',
+        creditsCharged: 40,
+      });
+      await admitted(s, intent({ fingerprint: 'a2', owner: 'alice' }, 200), alice);
+      // Exactly the budget is allowed; rejected submissions cost nothing.
+      const a3 = await admitted(s, intent({ fingerprint: 'a3', owner: 'alice' }, 10), alice);
+      await s.settle(a3.id, { outcome: 'rejected', status: 'failed' });
+      await admitted(s, intent({ fingerprint: 'a4', owner: 'alice' }, 10), alice);
+      expect(await s.spendSince(DAY, 'alice')).toBe(250);
+      // The account ceiling is checked first, whatever the user's budget: 750 + 300 > 1000.
+      expect(await s.admit(intent({ fingerprint: 'b2', owner: 'bob' }, 300), bob)).toMatchObject({
+        reason: 'per_day',
+        spent: 750,
+      });
+      expect(await s.admit(intent({ fingerprint: 'b2', owner: 'bob' }, 150), bob)).toMatchObject({
+        reason: 'per_user_day',
+        spent: 500,
+        limit: 600,
+      });
+      await s.close();
+    });
+
+    it('concurrent admits of two users racing their budgets and the account ceiling: exactly N admitted', async () => {
+      const loc = await backend.create();
+      const [a, b] = await Promise.all([loc.open(), loc.open()]);
+      const race = async (account: number) => {
+        const tag = `r${account}`;
+        const calls = Array.from({ length: 24 }, (_, i) => {
+          const owner = i % 2 ? 'alice' : 'bob';
+          const limit = owner === 'alice' ? 300 : 500;
+          const r = rules({ maxCreditsPerDay: account, user: { owner, maxCreditsPerDay: limit } });
+          return (i % 3 ? a : b).admit(intent({ fingerprint: `${tag}-${i}`, owner }), r);
+        });
+        return Promise.all(calls);
+      };
+      // Account 800 = alice's 3 jobs + bob's 5: both budgets bind exactly.
+      const res = await race(800);
+      const mine = (o: string) => res.filter((r) => r.admitted && r.record.owner === o).length;
+      expect([mine('alice'), mine('bob')]).toEqual([3, 5]);
+      // Once both budgets are full the account (800) is full too: each refusal names one of the two ceilings.
+      const reasons = new Set(res.flatMap((r) => (r.admitted ? [] : [r.reason])));
+      expect([...reasons].every((r) => r === 'per_user_day' || r === 'per_day')).toBe(true);
+      expect(await a.spendSince(DAY)).toBe(800);
+      await Promise.all([a.close(), b.close()]);
+      // A tighter account ceiling than the two budgets: exactly the account's N, each user within theirs.
+      const loc2 = await backend.create();
+      const [c, d] = await Promise.all([loc2.open(), loc2.open()]);
+      const res3 = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => {
+          const owner = i % 2 ? 'alice' : 'bob';
+          const r = rules({
+            maxCreditsPerDay: 600,
+            user: { owner, maxCreditsPerDay: owner === 'alice' ? 300 : 500 },
+          });
+          return (i % 3 ? c : d).admit(intent({ fingerprint: `t-${i}`, owner }), r);
+        }),
+      );
+      const ok = res3.filter((r) => r.admitted);
+      expect(ok).toHaveLength(6);
+      expect(ok.filter((r) => r.record.owner === 'alice').length).toBeLessThanOrEqual(3);
+      expect(ok.filter((r) => r.record.owner === 'bob').length).toBeLessThanOrEqual(5);
+      expect(await c.spendSince(DAY)).toBe(600);
+      await Promise.all([c.close(), d.close()]);
+    });
+
+    it('audit trail: an admit row per admitted call, a row per audited change, none for refusals or tracked jobs', async () => {
+      const loc = await backend.create();
+      let clock = new Date('2026-03-10T12:00:00.000Z');
+      const s = await loc.open({ now: () => clock });
+      const rec = await admitted(s, intent({ owner: 'alice', consent: 'token' }, 120));
+      expect((await s.admit(intent({ fingerprint: 'big' }, 5000), rules())).admitted).toBe(false);
+      expect(
+        (await s.admit(intent({ owner: 'alice' }), rules({ duplicate: { fingerprint: 'fp-1', owner: 'alice' } })))
+          .admitted,
+      ).toBe(false);
+      await s.track({
+        ...intent({ fingerprint: 'ext' }),
+        tool: 'external',
+        estimate: undefined,
+        handle: 'gesture:g-1',
+      });
+      const ext = await s.get('gesture:g-1');
+      await s.observe(ext!.id, { status: 'completed' });
+      clock = new Date('2026-03-10T12:00:01.000Z');
+      await s.settle(rec.id, {
+        outcome: 'submitted',
+        handle: 'actor_video:v9',
+        status: 'processing',
+        requestId: 'req-9',
+        remote: { video_id: 'v9' },
+      });
+      await s.observe(rec.id, { status: 'processing' }); // nothing audited changed: no row
+      clock = new Date('2026-03-10T12:05:00.000Z');
+      await s.observe(rec.id, { status: 'completed', creditsCharged: 110, outputs: [] });
+      const events = await s.auditEvents();
+      expect(events.map((e) => [e.event, e.ledgerId, e.status])).toEqual([
+        ['admit', rec.id, 'submitted'],
+        ['settle', rec.id, 'processing'],
+        ['observe', rec.id, 'completed'],
+      ]);
+      expect(events[0]).toMatchObject({
+        at: '2026-03-10T12:00:00.000Z',
+        owner: 'alice',
+        tool: 'create_actor_video',
+        quoteCredits: 120,
+        consent: 'token',
+        outcome: 'pending',
+      });
+      expect(events[1]).toMatchObject({ requestId: 'req-9', outcome: 'submitted', handle: 'actor_video:v9' });
+      expect(events[2]).toMatchObject({ charged: 110, at: '2026-03-10T12:05:00.000Z', requestId: 'req-9' });
+      // Filters select calls (all their rows) by admission time and owner.
+      const bobs = await admitted(s, intent({ fingerprint: 'b', owner: 'bob' }));
+      expect((await s.auditEvents({ owner: 'bob' })).map((e) => e.ledgerId)).toEqual([bobs.id]);
+      expect((await s.auditEvents({ since: new Date('2026-03-10T12:01:00.000Z') })).map((e) => e.ledgerId)).toEqual([
+        bobs.id,
+      ]);
+      expect(await s.auditEvents({ owner: 'alice' })).toHaveLength(3);
+      await s.close();
+    });
+
+    it('audit trail is append-only: the database refuses UPDATE and DELETE of its rows', async () => {
+      const loc = await backend.create();
+      const s = await loc.open();
+      await admitted(s, intent({ owner: 'alice' }));
+      await expect(loc.exec(`UPDATE ${loc.auditTable} SET owner = 'mallory'`)).rejects.toThrow(/append-only/);
+      await expect(loc.exec(`DELETE FROM ${loc.auditTable}`)).rejects.toThrow(/append-only/);
+      expect((await s.auditEvents()).map((e) => e.owner)).toEqual(['alice']);
+      await s.close();
     });
 
     it('refuses every call once closed', async () => {

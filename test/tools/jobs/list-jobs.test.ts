@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utcDayStart } from '../../../src/cost/guard.js';
 import { type Harness, startHarness, structured, text } from '../../helpers/harness.js';
 
 let h: Harness;
@@ -65,7 +66,14 @@ describe('list_jobs', () => {
     const other = await startHarness({ owner: 'someone-else', sim: h.sim, stateDir: h.stateDir });
     try {
       expect((structured(await other.call('list_jobs', {})).jobs as Job[]).length).toBe(0);
-      expect((structured(await other.call('list_jobs', {})).spend as { today_credits: number }).today_credits).toBe(0);
+      // Spend: the account's figure (what its ceiling counts, every caller), and the caller's own as `you`.
+      const spend = structured(await other.call('list_jobs', {})).spend as {
+        today_credits: number;
+        you: { caller: string; today_credits: number };
+      };
+      expect(spend.today_credits).toBe(await h.jobs.spendSince(utcDayStart(Date.now())));
+      expect(spend.today_credits).toBeGreaterThan(0);
+      expect(spend.you).toMatchObject({ caller: 'someone-else', today_credits: 0 });
     } finally {
       await other.close();
     }

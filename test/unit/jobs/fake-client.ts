@@ -67,6 +67,7 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     },
     settle: (id, p) => patch(id, p as Partial<JobRecord>),
     observe: (id, p) => patch(id, p as Partial<JobRecord>),
+    auditEvents: async () => [],
     async get(k) {
       return find(k);
     },

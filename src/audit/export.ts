@@ -1,0 +1,92 @@
+/**
+ * The audit export (`genplat-mcp audit export`): one line per paid call, folded from its append-only rows
+ * (`AuditEvent`): who and when from the `admit` row, the rest from the newest row. CSV (RFC 4180) or JSON
+ * lines. Only the fields below leave the store: no token, key, request body or prompt text is ever in them.
+ */
+import { countedCredits } from '../jobs/reconcile.js';
+import type { AuditEvent } from '../store/types.js';
+
+/** The columns, in order (CSV header = these names; JSONL keys = these names). */
+export const AUDIT_FIELDS = [
+  'ledger_id',
+  'admitted_at',
+  'owner',
+  'tool',
+  'kind',
+  'quote_credits',
+  'consent',
+  'request_id',
+  'outcome',
+  'status',
+  'charged_credits',
+  'refunded_credits',
+  'platform_estimate_credits',
+  'counted_credits',
+  'handle',
+  'updated_at',
+  'events',
+] as const;
+
+export type AuditCallRow = Record<(typeof AUDIT_FIELDS)[number], string | number | null>;
+
+/** One row per call (in admission order); a call without its `admit` row (never written so) is skipped. */
+export function foldAudit(events: readonly AuditEvent[]): AuditCallRow[] {
+  const calls = new Map<string, { admit: AuditEvent; last: AuditEvent; count: number }>();
+  for (const e of events) {
+    const c = calls.get(e.ledgerId);
+    if (e.event === 'admit') calls.set(e.ledgerId, { admit: e, last: e, count: 1 });
+    else if (c && e.seq > c.last.seq) Object.assign(c, { last: e, count: c.count + 1 });
+  }
+  return [...calls.values()]
+    .sort((a, b) => a.admit.seq - b.admit.seq)
+    .map(({ admit, last, count }) => ({
+      ledger_id: admit.ledgerId,
+      admitted_at: admit.at,
+      owner: admit.owner ?? null,
+      tool: admit.tool,
+      kind: last.kind ?? null,
+      quote_credits: admit.quoteCredits ?? null,
+      consent: admit.consent ?? null,
+      request_id: last.requestId ?? null,
+      outcome: last.outcome,
+      status: last.status,
+      charged_credits: last.charged ?? null,
+      refunded_credits: last.refunded ?? null,
+      platform_estimate_credits: last.platformEstimate ?? null,
+      // What the call counts toward the day's ceilings now (the store's spend rule, reconcile.ts).
+      counted_credits: countedCredits({
+        estimate:
+          admit.quoteCredits === undefined
+            ? undefined
+            : { credits: admit.quoteCredits, api_units: 0, basis: '', bounded: true },
+        creditsCharged: last.charged,
+        creditsRefunded: last.refunded,
+        platformEstimate: last.platformEstimate,
+        outcome: last.outcome as never,
+        status: last.status as never,
+      }),
+      handle: last.handle,
+      updated_at: last.at,
+      events: count,
+    }));
+}
+
+export function toJsonl(rows: readonly AuditCallRow[]): string {
+  return rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+/**
+ * RFC 4180 (CRLF, fields quoted when they hold a comma, quote or line break). A text field starting with
+ * `= + - @` or a control character gets a leading `'`, so a spreadsheet never runs a caller id as a formula
+ * (OWASP "CSV injection"); numbers are written as numbers.
+ */
+export function toCsv(rows: readonly AuditCallRow[]): string {
+  const cell = (v: string | number | null): string => {
+    if (v === null) return '';
+    if (typeof v === 'number') return String(v);
+    const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const lines = [AUDIT_FIELDS.join(','), ...rows.map((r) => AUDIT_FIELDS.map((f) => cell(r[f])).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
+}
