@@ -79,7 +79,7 @@ function table(rows: [string, string][]): string[] {
 /** The full help of one command: usage, what it does, its options, the environment variables it reads. */
 export function helpText(command: Command): string {
   const out = [`genplat-mcp ${packageVersion()}`, '', 'Usage:'];
-  for (const c of ['serve', 'sim', 'doctor'] as const) {
+  for (const c of ['serve', 'sim', 'doctor', 'audit'] as const) {
     if (c === command || command === 'serve') out.push(`  ${USAGE[c].line}`);
   }
   out.push('', wrap(USAGE[command].what, 0), '', 'Options:');
