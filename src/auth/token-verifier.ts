@@ -126,7 +126,10 @@ export function createTokenVerifier(opts: VerifierOptions): OAuthTokenVerifier {
     if (iss !== oauth.issuer) throw invalid('Token was issued by another authorization server');
     if (typeof claims.exp !== 'number') throw invalid('Token has no expiration time');
     if (claims.exp + CLOCK_TOLERANCE_S < now() / 1000) throw invalid('Token has expired');
-    return authInfoOf({ ...claims, iss }, oauth);
+    // A token with no resource owner (client credentials) is its client's own: RFC 9068 §2.2 makes `sub` the
+    // client id in that case, which is what a JWT of the same grant carries, so both formats name one caller.
+    const sub = claims.sub ?? claims.client_id;
+    return authInfoOf({ ...claims, iss, sub: typeof sub === 'string' ? sub : undefined }, oauth);
   }
 
   return {

@@ -14,7 +14,7 @@ import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { type HttpRuntime, startHttpRuntime } from '../../src/transports/http-main.js';
-import { startIdp, type TestIdp } from './idp.js';
+import { INTROSPECTOR, startIdp, type TestIdp } from './idp.js';
 
 export const BOT_TOKEN = 'bot-token-0123456789abcdef';
 export const LEGACY_TOKEN = 'legacy-token-0123456789abcdef';
@@ -41,10 +41,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startOAuthFixture(): Promise<OAuthFixture> {
+/** `opaque`: the provider issues opaque access tokens and the server introspects them (RFC 7662). */
+export async function startOAuthFixture(opts: { opaque?: boolean } = {}): Promise<OAuthFixture> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
-  const idp = await startIdp({ resources: [url, FOREIGN_RESOURCE], scopes: [...ALL_SCOPES] });
+  const idp = await startIdp({ resources: [url, FOREIGN_RESOURCE], scopes: [...ALL_SCOPES], opaque: opts.opaque });
   const sim = await startSimulator({ timing: 'test' });
   setTrustedMediaOrigins([sim.origin]);
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-oauth-'));
@@ -55,6 +56,13 @@ export async function startOAuthFixture(): Promise<OAuthFixture> {
     GENPLAT_HTTP_TOKEN: `bot=${BOT_TOKEN},${LEGACY_TOKEN}`,
     GENPLAT_OAUTH_ISSUER: idp.issuer,
     GENPLAT_OAUTH_RESOURCE: url,
+    ...(opts.opaque
+      ? {
+          GENPLAT_OAUTH_INTROSPECTION_URL: `${idp.issuer}/token/introspection`,
+          GENPLAT_OAUTH_CLIENT_ID: INTROSPECTOR.id,
+          GENPLAT_OAUTH_CLIENT_SECRET: INTROSPECTOR.secret,
+        }
+      : {}),
   });
   const config: Config = { ...base, vendors: sim.vendors, confirm: { mode: 'always' }, logLevel: 'error' };
   let offset = 0;

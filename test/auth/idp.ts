@@ -11,6 +11,8 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors } from 'oidc-provider';
 
 export const BOT_CLIENT = { id: 'headless-bot', secret: 'headless-bot-secret-0123456789' };
+/** Our server's own confidential client at the provider, for RFC 7662 introspection of opaque tokens. */
+export const INTROSPECTOR = { id: 'genplat-resource-server', secret: 'genplat-introspection-secret-0123' };
 
 export interface TestIdp {
   issuer: string;
@@ -29,7 +31,12 @@ async function listen(server: Server): Promise<number> {
 }
 
 /** `resources`: the resource indicators it issues JWT access tokens for (ours and a foreign one). */
-export async function startIdp(opts: { resources: string[]; scopes: string[] }): Promise<TestIdp> {
+export async function startIdp(opts: {
+  resources: string[];
+  scopes: string[];
+  /** Opaque access tokens (checked by introspection) instead of JWTs. */
+  opaque?: boolean;
+}): Promise<TestIdp> {
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let interaction: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   const server = createServer((req, res) => {
@@ -61,6 +68,13 @@ export async function startIdp(opts: { resources: string[]; scopes: string[] }):
         response_types: [],
         scope,
       },
+      {
+        client_id: INTROSPECTOR.id,
+        client_secret: INTROSPECTOR.secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      },
     ],
     pkce: { required: () => true },
     // Seconds; set explicitly so the provider does not print notices about its defaults.
@@ -91,8 +105,9 @@ export async function startIdp(opts: { resources: string[]; scopes: string[] }):
             audience: indicator,
             // 10 min, a typical provider's access-token lifetime.
             accessTokenTTL: 600,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
+            ...(opts.opaque
+              ? { accessTokenFormat: 'opaque' }
+              : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
           };
         },
       },
