@@ -58,7 +58,7 @@ export async function startHttpRuntime(
 ): Promise<HttpRuntime> {
   if (config.http.tokens.length === 0 && !config.oauth) {
     throw new ConfigurationError([
-      'GENPLAT_HTTP_TOKEN or GENPLAT_OAUTH_ISSUER is required with --http: every request must carry "Authorization: Bearer <token>".',
+      'GENPLAT_HTTP_TOKEN is required with --http (or GENPLAT_OAUTH_ISSUER for OAuth sign-in): every request must carry "Authorization: Bearer <token>".',
       "Generate a static token with: node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\" (comma-separate several, one per caller, name=token to name them)",
     ]);
   }
