@@ -121,8 +121,43 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_HTTP_TOKEN',
     meaning:
-      'Bearer token(s) every HTTP request must carry; comma-separate one per caller (each ≥ 16 characters). Each caller sees only its own jobs and confirmation tokens. HTTP mode refuses to start without one.',
+      'Static bearer token(s) for headless callers (bots, CI): comma-separate one per caller, each ≥ 16 characters, `name=<token>` to name a caller (owner `token:<name>`; an unnamed token keeps its 0.1 owner id). Each caller sees only its own jobs and confirmation tokens. Accepted at `/mcp` and at `/static/mcp` (no OAuth advertised there). HTTP mode refuses to start without a token or `GENPLAT_OAUTH_ISSUER`.',
     default: 'none',
+  },
+  {
+    env: 'GENPLAT_OAUTH_ISSUER',
+    meaning:
+      "HTTP mode: sign people in with OAuth 2.1. The issuer of the authorization server (someone else's: Auth0, Keycloak, WorkOS…; we never issue tokens), exactly as its tokens spell `iss`. Turns on protected resource metadata at `/.well-known/oauth-protected-resource[/mcp]`, `WWW-Authenticate` challenges, and the scopes `genplat:read` / `genplat:spend`. A caller is the token's issuer + subject (owner `oidc:<16 hex>`).",
+    default: 'unset (static tokens only)',
+  },
+  {
+    env: 'GENPLAT_OAUTH_RESOURCE',
+    meaning:
+      'Our canonical resource URL (RFC 8707/9728): the public URL of the `/mcp` endpoint, exactly as hosts connect to it. https (http only on loopback).',
+    default: '`GENPLAT_PUBLIC_URL` + `/mcp`',
+  },
+  {
+    env: 'GENPLAT_OAUTH_AUDIENCE',
+    meaning:
+      'The `aud` a token must carry to be accepted (audience binding); set it when the provider stamps an API identifier instead of the resource URL (Auth0 API identifier, Entra Application ID URI).',
+    default: '`GENPLAT_OAUTH_RESOURCE`',
+  },
+  {
+    env: 'GENPLAT_OAUTH_JWKS_URL',
+    meaning: "Where the issuer's token-signing keys are (JWT access tokens).",
+    default: "`jwks_uri` from the issuer's metadata",
+  },
+  {
+    env: 'GENPLAT_OAUTH_INTROSPECTION_URL',
+    meaning:
+      'RFC 7662 introspection endpoint for opaque (non-JWT) access tokens; needs `GENPLAT_OAUTH_CLIENT_ID` and `GENPLAT_OAUTH_CLIENT_SECRET` (our confidential client at the issuer). Every request is introspected (no cache).',
+    default: 'unset (JWT only)',
+  },
+  { env: 'GENPLAT_OAUTH_CLIENT_ID', meaning: 'Our client id at the issuer, for introspection.', default: 'unset' },
+  {
+    env: 'GENPLAT_OAUTH_CLIENT_SECRET',
+    meaning: 'Its secret (kept out of logs like the API key).',
+    default: 'unset',
   },
   {
     env: 'GENPLAT_HTTP_HOST',
@@ -151,8 +186,8 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_HTTP_MAX_INFLIGHT_PER_TOKEN',
     meaning:
-      "Most HTTP requests in flight per token (caller) on this instance; a caller's next one gets 503 while other callers are still served. The total cap still applies. `GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN` (0.1) is read as this.",
-    default: '`GENPLAT_HTTP_MAX_INFLIGHT` ÷ number of tokens, rounded down (at least 1)',
+      "Most HTTP requests in flight per caller (static token or signed-in person) on this instance; a caller's next one gets 503 while other callers are still served. The total cap still applies. `GENPLAT_HTTP_MAX_SESSIONS_PER_TOKEN` (0.1) is read as this.",
+    default: '`GENPLAT_HTTP_MAX_INFLIGHT` ÷ (static tokens, + 10 with OAuth), rounded down (at least 1)',
   },
   {
     env: 'GENPLAT_HTTP_RATE_LIMIT',

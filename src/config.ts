@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
 import { PAID_STEPS, type PaidStep } from './billing/steps.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
@@ -57,8 +58,13 @@ export interface HttpConfig {
   port: number;
   /** The first of `tokens` (kept for callers that predate several tokens). */
   token: string | undefined;
-  /** Bearer tokens, one per caller; each caller's jobs and confirmation tokens are bound to its token. */
+  /** Static bearer tokens, one per caller; each caller's jobs and confirmation tokens are bound to its token. */
   tokens: string[];
+  /**
+   * Named static tokens (`GENPLAT_HTTP_TOKEN="bot=<token>"`): name → token, owner id `token:<name>`. A token in
+   * `tokens` without a name keeps 0.1's owner id (src/auth/identity.ts).
+   */
+  tokenNames?: Record<string, string>;
   /** Browser origins allowed (lower-cased `scheme://host[:port]`); a request with any other Origin gets 403. */
   allowedOrigins: string[];
   /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
@@ -125,6 +131,11 @@ export interface Config {
   /** Must stay below the host's ~60 s tool timeout so a silent form falls back to a token in time. */
   elicitationTimeoutMs: number;
   http: HttpConfig;
+  /**
+   * HTTP mode: OAuth 2.1 resource server (src/auth/): tokens from this authorization server, for our resource.
+   * Undefined = static tokens only.
+   */
+  oauth?: OAuthConfig | undefined;
   /**
    * HTTP mode: our public https base; set = webhooks on (per-job callback URLs `<base>/hooks/<id>`, receiver in
    * src/webhooks/). The proxy in front must forward `<base>/hooks/*` to this server's `/hooks/*`.
@@ -193,14 +204,15 @@ const EnvSchema = z.object({
   GENPLAT_ELICITATION: z.enum(['auto', 'off']).optional(),
   GENPLAT_ELICITATION_SKIP_CLIENTS: z.string().optional(),
   GENPLAT_ELICITATION_TIMEOUT_MS: intFrom('GENPLAT_ELICITATION_TIMEOUT_MS', 1000).optional(),
-  // Comma-separated, one token per caller; the message never quotes a token.
-  GENPLAT_HTTP_TOKEN: z
-    .string()
-    .refine(
-      (v) => splitTokens(v).length > 0 && splitTokens(v).every((t) => t.length >= 16),
-      'GENPLAT_HTTP_TOKEN must be at least 16 characters (each token, when comma-separated)',
-    )
-    .optional(),
+  // Comma-separated, one token per caller, `name=token` or `token`: checked by parseHttpTokens (never quoted).
+  GENPLAT_HTTP_TOKEN: z.string().optional(),
+  GENPLAT_OAUTH_ISSUER: z.string().optional(),
+  GENPLAT_OAUTH_RESOURCE: z.string().optional(),
+  GENPLAT_OAUTH_AUDIENCE: z.string().optional(),
+  GENPLAT_OAUTH_JWKS_URL: z.string().optional(),
+  GENPLAT_OAUTH_INTROSPECTION_URL: z.string().optional(),
+  GENPLAT_OAUTH_CLIENT_ID: z.string().optional(),
+  GENPLAT_OAUTH_CLIENT_SECRET: z.string().optional(),
   GENPLAT_HTTP_HOST: z.string().optional(),
   GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0, 65535).optional(),
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
@@ -675,6 +687,11 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const webhookAllowlist = parseWebhookAllowlist(e.GENPLAT_WEBHOOK_ALLOWLIST, problems);
   const mediaHosts = parseMediaHosts(e.GENPLAT_MEDIA_HOSTS, problems);
   const allowedOrigins = parseOrigins(e.GENPLAT_HTTP_ALLOWED_ORIGINS, problems);
+  const httpTokens = parseHttpTokens(e.GENPLAT_HTTP_TOKEN, problems);
+  if (e.GENPLAT_HTTP_TOKEN !== undefined && httpTokens.tokens.length === 0 && problems.length === 0) {
+    problems.push('GENPLAT_HTTP_TOKEN must be at least 16 characters (each token, when comma-separated)');
+  }
+  const oauth = parseOAuthConfig(e, publicUrl, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -713,8 +730,9 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     http: {
       host: cli.host ?? e.GENPLAT_HTTP_HOST ?? '127.0.0.1',
       port: cli.port ?? e.GENPLAT_HTTP_PORT ?? 8787,
-      token: splitTokens(e.GENPLAT_HTTP_TOKEN)[0],
-      tokens: [...new Set(splitTokens(e.GENPLAT_HTTP_TOKEN))],
+      token: httpTokens.tokens[0],
+      tokens: httpTokens.tokens,
+      tokenNames: httpTokens.names,
       allowedOrigins,
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
       // 100 requests in flight per instance: a chat-ops team's clients, each with a 50 s wait open, with room to spare.
@@ -724,6 +742,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       rateLimitPerMin: e.GENPLAT_HTTP_RATE_LIMIT ?? 120,
     },
     publicUrl,
+    oauth,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',
     outputDir: e.GENPLAT_OUTPUT_DIR ?? defaultOutputDir(),

@@ -116,6 +116,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
       `HTTP mode: ${config.http.tokens.length} bearer token(s) set; binds ${config.http.host}:${config.http.port}`,
     );
   }
+  if (config.oauth) {
+    line('info', `HTTP mode: OAuth sign-in from ${config.oauth.issuer} for ${config.oauth.resource}`);
+  }
 
   await checkStateDir(config.stateDir, line);
   await checkStore(config, line);

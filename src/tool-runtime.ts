@@ -8,6 +8,7 @@
 import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
+import { scopeChallengeFor } from './auth/scopes.js';
 import type { CallbackUrlMaker } from './billing/callback.js';
 import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { Catalog } from './catalog.js';
@@ -92,6 +93,8 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),
+      // OAuth (HTTP): a read-only token is refused a paid tool by the SDK (403 insufficient_scope) before any work.
+      scopeChallenge: scopeChallengeFor(billable ? 'spend' : 'read'),
     };
     const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
       try {

@@ -10,6 +10,7 @@
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { scopeChallengeFor } from '../auth/scopes.js';
 import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { checkArgumentDepth } from '../guards/depth.js';
@@ -43,6 +44,8 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
       outputSchema: portableSchema(z.object(JobEnvelopeShape)),
       annotations: { title: 'Confirm a paid job', ...BILLABLE_ANNOTATIONS },
       _meta: uiMeta(JOB_VIEWER_URI, ['app']),
+      // A second entrance to every paid tool: the same spend scope.
+      scopeChallenge: scopeChallengeFor('spend'),
     },
     async (input, ctx): Promise<ToolAnswer> => {
       try {

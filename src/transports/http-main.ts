@@ -2,6 +2,7 @@
  * `genplat-mcp --http`: the shared parts (one ledger, one platform client, one poller, one catalog) plus a
  * stateless Streamable HTTP listener that builds one MCP server per request for the authenticated caller.
  */
+import { createTokenVerifier } from '../auth/token-verifier.js';
 import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
@@ -63,13 +64,14 @@ export async function startHttpRuntime(
   log: Logger,
   hooks: HttpRuntimeHooks = {},
 ): Promise<HttpRuntime> {
-  if (config.http.tokens.length === 0) {
+  if (config.http.tokens.length === 0 && !config.oauth) {
     throw new ConfigurationError([
-      'GENPLAT_HTTP_TOKEN is required with --http: every request must carry "Authorization: Bearer <token>".',
-      "Generate one with: node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\" (comma-separate several, one per caller)",
+      'GENPLAT_HTTP_TOKEN is required with --http (or GENPLAT_OAUTH_ISSUER for OAuth sign-in): every request must carry "Authorization: Bearer <token>".',
+      "Generate a static token with: node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\" (comma-separate several, one per caller, name=token to name them)",
     ]);
   }
   for (const t of config.http.tokens) registerSecret(t);
+  if (config.oauth?.introspection) registerSecret(config.oauth.introspection.clientSecret);
 
   const steps: (() => Promise<unknown> | unknown)[] = [];
   const closeAll = async () => {
@@ -150,6 +152,14 @@ export async function startHttpRuntime(
         ? { routes: [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })] }
         : {}),
       bus,
+      ...(config.oauth
+        ? {
+            oauth: {
+              config: config.oauth,
+              verifier: createTokenVerifier({ oauth: config.oauth, ...(hooks.now ? { now: hooks.now } : {}) }),
+            },
+          }
+        : {}),
       buildServer: (owner, era) =>
         buildServer({
           config,
@@ -189,7 +199,11 @@ export async function startHttpRuntime(
       ])
         say(line);
     }
-    log.info(`ready on ${http.url} (${config.http.tokens.length} token(s); state dir ${config.stateDir})`);
+    const auth = [
+      `${config.http.tokens.length} static token(s)${config.http.tokens.length > 0 ? `, also at ${http.staticUrl}` : ''}`,
+      ...(config.oauth ? [`OAuth from ${config.oauth.issuer} for ${config.oauth.resource}`] : []),
+    ].join('; ');
+    log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
     return { http, pubsub, sim, close: closeAll };
   } catch (err) {
     await closeAll();

@@ -5,7 +5,10 @@
  * charges) is in the store, so any instance on the same PostgreSQL answers any request: no session affinity.
  *
  * In front of the handler, in this order: path → Host (DNS rebinding; the SDK's guard) → Origin (the SDK's
- * guard) → bearer token → per-token rate limit → in-flight caps. The body limit is the SDK adapter's.
+ * guard) → bearer token, static or OAuth (src/auth/gate.ts) → per-caller rate limit → in-flight caps. The body
+ * limit is the SDK adapter's. Paths: `/mcp` (static tokens and, when configured, OAuth with its metadata at
+ * `/.well-known/oauth-protected-resource…`) and `/static/mcp` (static tokens only, no OAuth advertised: for hosts
+ * that drop a configured header once a server advertises OAuth).
  * Rate limits and in-flight caps are per instance (the SDK has no middleware for them on plain node:http and
  * they exist to stop runaway loops, not to meter).
  */
@@ -17,14 +20,22 @@ import {
   createMcpHandler,
   type McpHttpHandler,
   type McpServer,
+  type OAuthTokenVerifier,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
+import { createGate } from '../auth/gate.js';
+import { ownerOf } from '../auth/identity.js';
+import type { OAuthConfig } from '../auth/oauth-config.js';
+import { metadataRoute } from '../auth/resource-metadata.js';
 import type { Logger } from '../log.js';
-import { createAuthenticator } from './http-auth.js';
 import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
 import { createRateLimiter, DEFAULT_MAX_BODY_BYTES } from './http-limits.js';
 
 export const MCP_PATH = '/mcp';
+/** Static tokens only: no OAuth challenge or metadata here (issue 14 item 6). */
+export const STATIC_MCP_PATH = '/static/mcp';
+/** In-flight shares set aside for OAuth callers, whose number is unknown until they sign in. */
+const OAUTH_CALLER_SHARES = 10;
 
 /** Extra routes served next to `/mcp` (the webhook receiver): true when the route answered the request. */
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<boolean>;
@@ -33,7 +44,12 @@ export interface HttpServerOptions {
   host: string;
   /** 0 = a free port (tests). */
   port: number;
+  /** Static bearer tokens (may be empty when OAuth is on). */
   tokens: readonly string[];
+  /** Named static tokens: name → token (owner `token:<name>`). */
+  tokenNames?: Readonly<Record<string, string>> | undefined;
+  /** OAuth resource server: the settings and the token verifier (src/auth/token-verifier.ts). */
+  oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier } | undefined;
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
   /** Requests in flight in total on this instance. */
@@ -57,6 +73,8 @@ export interface HttpServerOptions {
 export interface HttpServerHandle {
   /** e.g. http://127.0.0.1:8787/mcp */
   url: string;
+  /** e.g. http://127.0.0.1:8787/static/mcp (static tokens only) */
+  staticUrl: string;
   port: number;
   /** The SDK handler: `notify.resourceUpdated(uri)` publishes to subscribers through the bus. */
   handler: McpHttpHandler;
@@ -73,18 +91,22 @@ function sendError(res: ServerResponse, status: number, message: string, headers
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-/** The caller behind a request, as the SDK hands it to the factory (`authInfo`). Never the token itself. */
-function authInfoFor(owner: string): AuthInfo {
-  return { token: '', clientId: owner, scopes: [], extra: { owner } };
-}
-
 /**
  * Starts listening.
- * @throws Error when no token is configured or the port cannot be bound.
+ * @throws Error when neither a static token nor OAuth is configured, or the port cannot be bound.
  */
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServerHandle> {
-  const authenticate = createAuthenticator(opts.tokens);
+  // HTTP mode must never run without authentication.
+  if (opts.tokens.length === 0 && !opts.oauth) throw new Error('at least one HTTP bearer token or OAuth is required');
   const now = opts.now ?? Date.now;
+  const gate = createGate({
+    tokens: opts.tokens,
+    tokenNames: opts.tokenNames,
+    oauth: opts.oauth,
+    now,
+    log: opts.log,
+  });
+  const routes = [...(opts.oauth ? [metadataRoute(opts.oauth.config, MCP_PATH)] : []), ...(opts.routes ?? [])];
   const limiter = createRateLimiter(opts.rateLimitPerMin, now);
   const log = opts.log;
   const validateHost = hostHeaderValidation([...allowedHostNames(opts.host, opts.allowedHosts)]);
@@ -92,7 +114,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
   const handler = createMcpHandler(
     ({ authInfo, era }) => {
-      const owner = authInfo?.clientId;
+      const owner = ownerOf(authInfo);
       // Unreachable: every request reaching the handler was authenticated below.
       if (!owner) throw new Error('unauthenticated request reached the MCP handler');
       return opts.buildServer(owner, era);
@@ -109,28 +131,32 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   });
 
   // Rounded down, so the shares of all callers fit in the total: each caller always gets its share.
-  const perCaller =
-    opts.maxInFlightPerCaller ?? Math.max(1, Math.floor(opts.maxInFlight / Math.max(1, new Set(opts.tokens).size)));
+  // With OAuth the callers are not known in advance: shares for 10 of them at once (a team's busy hour) on top.
+  const callers = new Set(opts.tokens).size + (opts.oauth ? OAUTH_CALLER_SHARES : 0);
+  const perCaller = opts.maxInFlightPerCaller ?? Math.max(1, Math.floor(opts.maxInFlight / Math.max(1, callers)));
   const busy = new Map<string, number>();
   let total = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (path !== MCP_PATH) {
-      for (const route of opts.routes ?? []) if (await route(req, res, path)) return;
+    const entry = path === MCP_PATH ? 'mcp' : path === STATIC_MCP_PATH && opts.tokens.length > 0 ? 'static' : undefined;
+    if (!entry) {
+      for (const route of routes) if (await route(req, res, path)) return;
       return sendError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     }
     // The SDK's guards answer 403 themselves.
     if (!validateHost(req, res) || !validateOrigin(req, res)) return;
-    const owner = authenticate(req.headers.authorization);
-    if (!owner) {
+    const verdict = await gate(req.headers.authorization, entry);
+    if (!verdict.ok) {
       // Guessing loops get throttled per address too; a 16+ character token is not guessable anyway.
       const wait = limiter.take(`addr:${req.socket.remoteAddress ?? '?'}`);
       if (wait > 0) return sendError(res, 429, 'Too many requests', { 'retry-after': String(wait) });
-      return sendError(res, 401, 'Unauthorized: send Authorization: Bearer <GENPLAT_HTTP_TOKEN>', {
-        'www-authenticate': 'Bearer realm="genplat-mcp"',
-      });
+      if (res.headersSent) return;
+      res.writeHead(verdict.status, verdict.headers);
+      res.end(verdict.body);
+      return;
     }
+    const owner = verdict.owner;
     const wait = limiter.take(`owner:${owner}`);
     if (wait > 0) {
       return sendError(res, 429, `Too many requests: limit ${opts.rateLimitPerMin} per minute per token`, {
@@ -153,7 +179,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     busy.set(owner, mine + 1);
     total++;
     try {
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoFor(owner);
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = verdict.authInfo;
       await serveMcp(req, res);
     } finally {
       total--;
@@ -181,6 +207,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
+    staticUrl: `http://${shownHost}:${port}${STATIC_MCP_PATH}`,
     port,
     handler,
     inFlight: () => total,

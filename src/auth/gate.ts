@@ -1,0 +1,98 @@
+/**
+ * The HTTP authentication gate: who is calling, or the answer that refuses them. Two ways in:
+ *
+ * - a static bearer token (headless callers: bots, CI), checked first and in constant time; every scope;
+ * - an OAuth access token (people, through their host's connector), verified by the SDK's `verifyBearerToken`
+ *   with our verifier and `expectedResource` on (the audience must be us: RFC 8707, GHSA-rvq5-wwqv-78pq), and
+ *   refused with 403 `insufficient_scope` unless it grants at least reading.
+ *
+ * On the static-only path (`/static/mcp`) nothing about OAuth is advertised, because some hosts stop sending a
+ * configured `Authorization` header once a server advertises OAuth (mcp-notes §8).
+ */
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
+import type { Logger } from '../log.js';
+import { createAuthenticator } from '../transports/http-auth.js';
+import { ownerOf, staticAuthInfo } from './identity.js';
+import type { OAuthConfig } from './oauth-config.js';
+import { resourceMetadataUrl } from './resource-metadata.js';
+import { ALL_SCOPES, grants, READ_SCOPE } from './scopes.js';
+
+export type GateVerdict =
+  | { ok: true; owner: string; authInfo: AuthInfo }
+  | { ok: false; status: number; headers: Record<string, string>; body: string };
+
+export interface GateOptions {
+  tokens: readonly string[];
+  tokenNames?: Readonly<Record<string, string>> | undefined;
+  oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier } | undefined;
+  now: () => number;
+  log: Logger;
+}
+
+/** How many first sign-ins are remembered for the "new caller" log line before the memory starts over. */
+const SEEN_MAX = 10_000;
+
+export function createGate(opts: GateOptions) {
+  const staticOwner = createAuthenticator(opts.tokens, opts.tokenNames ?? {});
+  const oauth = opts.oauth;
+  const metadataUrl = oauth ? resourceMetadataUrl(oauth.config) : undefined;
+  const seen = new Set<string>();
+
+  const staticRefusal = (): GateVerdict => ({
+    ok: false,
+    status: 401,
+    headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="genplat-mcp"' },
+    // JSON-RPC shaped, as the SDK answers, so clients show the message.
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Unauthorized: send Authorization: Bearer <GENPLAT_HTTP_TOKEN>' },
+      id: null,
+    }),
+  });
+
+  /** `path`: `mcp` = static tokens and OAuth; `static` = static tokens only, nothing about OAuth advertised. */
+  return async function check(authorization: string | undefined, path: 'mcp' | 'static'): Promise<GateVerdict> {
+    const owner = staticOwner(authorization);
+    if (owner) return { ok: true, owner, authInfo: staticAuthInfo(owner, Math.floor(opts.now() / 1000)) };
+    if (!oauth || path === 'static') return staticRefusal();
+    const challenge = { resourceMetadataUrl: metadataUrl, requiredScopes: [...ALL_SCOPES] };
+    try {
+      const authInfo = await verifyBearerToken(authorization, {
+        verifier: oauth.verifier,
+        expectedResource: new URL(oauth.config.audience),
+        ...(metadataUrl ? { resourceMetadataUrl: metadataUrl } : {}),
+      });
+      const caller = ownerOf(authInfo);
+      if (!caller) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token names no caller');
+      if (!grants(authInfo.scopes, 'read')) {
+        throw new OAuthError(OAuthErrorCode.InsufficientScope, `this server needs at least the ${READ_SCOPE} scope`);
+      }
+      if (!seen.has(caller)) {
+        if (seen.size >= SEEN_MAX) seen.clear();
+        seen.add(caller);
+        // Once per caller and process: how the operator learns the owner id to name in budgets.
+        opts.log.info('oauth caller', { owner: caller, subject: authInfo.extra?.subject, scopes: authInfo.scopes });
+      }
+      return { ok: true, owner: caller, authInfo };
+    } catch (err) {
+      if (!(err instanceof OAuthError)) {
+        // The provider is unreachable or answered nonsense: our outage (500), never a 401 that restarts sign-in.
+        opts.log.warn('oauth token check failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+      const res = bearerAuthChallengeResponse(err, challenge);
+      return {
+        ok: false,
+        status: res.status,
+        headers: Object.fromEntries(res.headers.entries()),
+        body: await res.text(),
+      };
+    }
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Who is who (issue 14 item 3): the one place where an authenticated request becomes an `owner`, the id every
+ * job record, confirmation token, task id and list_jobs answer is scoped by (src/jobs/owner.ts).
+ *
+ * - OAuth: the token's issuer + subject, hashed: `oidc:<16 hex>`. Never the OAuth client id (hosts such as
+ *   Claude re-register their client on reconnect, which would orphan every job) and never the subject alone (two
+ *   providers may reuse a subject). The hash keeps provider subjects (sometimes e-mail addresses) out of the
+ *   store; `genplat-mcp` logs the id at first sight so the operator can name it in budgets.
+ * - Static tokens: `token:<name>` for a named entry (`GENPLAT_HTTP_TOKEN="bot=<token>"`), and the 0.1 id
+ *   `http-<12 hex of sha256(token)>` for an unnamed one, so existing ledgers still match their caller.
+ */
+import { createHash } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { ALL_SCOPES } from './scopes.js';
+
+const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** 64 bits: collisions need ~4 billion users of one deployment. The newline cannot occur in an issuer URL. */
+export function oidcOwner(issuer: string, subject: string): string {
+  return `oidc:${sha256hex(`${issuer}\n${subject}`).slice(0, 16)}`;
+}
+
+/** 0.1's id of an unnamed static token: 48 bits of sha256 tell a handful of callers apart, nothing more. */
+export function tokenHashOwner(token: string): string {
+  return `http-${sha256hex(token).slice(0, 12)}`;
+}
+
+export function namedTokenOwner(name: string): string {
+  return `token:${name}`;
+}
+
+/** What the handler factory and the tools may know of a caller. Never holds the token itself. */
+export interface CallerExtra extends Record<string, unknown> {
+  owner: string;
+  /** `oauth` or `static`. */
+  via: 'oauth' | 'static';
+  /** OAuth only: the token's issuer and subject (for the audit trail and logs). */
+  issuer?: string;
+  subject?: string;
+}
+
+/** A static-token caller: every scope (headless callers are trusted as far as the ceilings allow). */
+export function staticAuthInfo(owner: string, nowSeconds: number): AuthInfo {
+  return {
+    // The SDK's AuthInfo carries the token for verifiers that need it later; we never do, so it stays empty.
+    token: '',
+    clientId: owner,
+    scopes: [...ALL_SCOPES],
+    // Static tokens do not expire; an hour ahead satisfies checks that want an expiry.
+    expiresAt: nowSeconds + 3600,
+    extra: { owner, via: 'static' } satisfies CallerExtra,
+  };
+}
+
+/** The owner behind a verified request; undefined when it carries none (a programming error upstream). */
+export function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
+  const owner = authInfo?.extra?.owner;
+  return typeof owner === 'string' && owner.length > 0 ? owner : undefined;
+}
