@@ -1,0 +1,48 @@
+/**
+ * One client in its own process: `node lib/client-main.mjs <client> <result.json>`. Installs the output
+ * capture, imports the client module (so the framework loads under capture), runs it, and writes
+ * { name, version, toolsLoaded, toolsExpected, flowCompleted, calls, seconds, warnings, notes, error } to the
+ * result file. Exit code 0 = passed (all tools, no conversion warning, flow completed).
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { classify, installCapture, report } from './capture.mjs';
+import { ROOT } from './server.mjs';
+
+const [id, out] = process.argv.slice(2);
+// The server under test must see no consent policy from the caller's environment.
+for (const k of Object.keys(process.env)) if (k.startsWith('GENPLAT_')) delete process.env[k];
+const expected = JSON.parse(readFileSync(join(ROOT, 'test/contract/__snapshots__/tools-list.json'), 'utf8')).map(
+  (t) => t.name,
+);
+
+installCapture();
+const started = performance.now();
+const result = { id, toolsExpected: expected.length, toolsLoaded: 0, flowCompleted: false, calls: 0 };
+let cleanup = [];
+try {
+  const client = await import(`../clients/${id}.mjs`);
+  Object.assign(result, { name: client.NAME, version: client.version() });
+  const r = await client.run({ expected, label: id, onCleanup: (f) => cleanup.push(f), result });
+  Object.assign(result, r);
+} catch (err) {
+  result.error = String(err?.stack ?? err).slice(0, 3000);
+} finally {
+  for (const f of cleanup.reverse()) {
+    try {
+      await f();
+    } catch (err) {
+      result.cleanupError = String(err?.message ?? err);
+    }
+  }
+  cleanup = [];
+}
+result.seconds = Math.round((performance.now() - started) / 100) / 10;
+const missing = expected.filter((n) => !(result.toolNames ?? []).includes(n));
+Object.assign(result, classify(expected), { missing });
+result.passed =
+  !result.error && result.flowCompleted && missing.length === 0 && result.warnings.length === 0;
+if (result.stateDir) rmSync(result.stateDir, { recursive: true, force: true });
+writeFileSync(out, JSON.stringify(result, null, 2));
+report(`compat ${id}: ${result.passed ? 'passed' : 'FAILED'} in ${result.seconds} s`);
+process.exit(result.passed ? 0 : 1);
