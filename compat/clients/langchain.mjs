@@ -19,7 +19,13 @@ export async function run({ label, onCleanup, result }) {
     prefixToolNameWithServerName: false,
     useStandardContentBlocks: false,
     mcpServers: {
-      genplat: { transport: 'stdio', command: spec.command, args: spec.args, env: spec.env, restart: { enabled: false } },
+      genplat: {
+        transport: 'stdio',
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
+        restart: { enabled: false },
+      },
     },
   });
   onCleanup(() => client.close());

@@ -28,17 +28,24 @@ export function installCapture() {
   process.on('warning', (w) => captured.push({ via: 'process.warning', text: `${w.name}: ${w.message}` }));
 }
 
-/** Captured lines split into conversion warnings (naming a tool or a schema) and other notes. */
+/**
+ * Captured lines split into conversion warnings (naming a tool or speaking of a schema) and other notes
+ * (identical notes once, with a count). A client may have attributed a warning to the tools it is about
+ * (`entry.tools`, `entry.detail`) when the framework's text names none.
+ */
 export function classify(toolNames) {
   const warnings = [];
-  const notes = [];
+  const notes = new Map();
   for (const c of captured) {
     const text = c.text.trim();
     if (!text) continue;
-    const line = `[${c.via}] ${text.slice(0, 2000)}`;
-    const namesTool = toolNames.some((n) => text.includes(n));
-    if (namesTool || /schema|strict|json.?schema|unsupported|convert/i.test(text)) warnings.push(line);
-    else notes.push(line);
+    const named = toolNames.filter((n) => new RegExp(`\\b${n}\\b`).test(text));
+    if (named.length > 0 || c.tools || /schema|strict|unsupported|convert/i.test(text)) {
+      warnings.push({ via: c.via, text, tools: c.tools ?? named, ...(c.detail ? { detail: c.detail } : {}) });
+    } else {
+      const line = `[${c.via}] ${text}`;
+      notes.set(line, (notes.get(line) ?? 0) + 1);
+    }
   }
-  return { warnings, notes };
+  return { warnings, notes: [...notes].map(([line, n]) => (n > 1 ? `${line} (x${n})` : line)) };
 }

@@ -2,7 +2,7 @@
  * One client in its own process: `node lib/client-main.mjs <client> <result.json>`. Installs the output
  * capture, imports the client module (so the framework loads under capture), runs it, and writes
  * { name, version, toolsLoaded, toolsExpected, flowCompleted, calls, seconds, warnings, notes, error } to the
- * result file. Exit code 0 = passed (all tools, no conversion warning, flow completed).
+ * result file (`ran` = connected, loaded every tool, completed the flow; warnings are judged by run.mjs).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,9 +40,11 @@ try {
 result.seconds = Math.round((performance.now() - started) / 100) / 10;
 const missing = expected.filter((n) => !(result.toolNames ?? []).includes(n));
 Object.assign(result, classify(expected), { missing });
-result.passed =
-  !result.error && result.flowCompleted && missing.length === 0 && result.warnings.length === 0;
+// Warnings are judged by the runner against expected-warnings.json; here: connected, every tool, the flow.
+result.ran = !result.error && result.flowCompleted && missing.length === 0;
 if (result.stateDir) rmSync(result.stateDir, { recursive: true, force: true });
+delete result.stateDir;
+delete result.toolNames;
 writeFileSync(out, JSON.stringify(result, null, 2));
-report(`compat ${id}: ${result.passed ? 'passed' : 'FAILED'} in ${result.seconds} s`);
-process.exit(result.passed ? 0 : 1);
+report(`compat ${id}: ${result.ran ? 'flow completed' : 'FAILED'} in ${result.seconds} s`);
+process.exit(0);

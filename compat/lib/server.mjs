@@ -3,7 +3,8 @@
  * Node 22, over stdio, with its own temp state dir and GENPLAT_CONFIRM unset (default `always`: the quote and
  * the confirmation token are exercised on every client that does not answer a consent form).
  *
- * The server's stderr goes to a log file through `sh -c 'exec … 2>>log'`, whatever stderr mode a framework
+ * The server's stderr goes to a log file through `server.sh` (`exec node … 2>>log`; no dash arguments, which
+ * some CLIs would take as their own options), whatever stderr mode a framework
  * picks for its child (several inherit it): then everything printed in the client process is the framework's
  * own output, which is what the warning check reads.
  */
@@ -24,9 +25,15 @@ export function serverSpec(label) {
     stateDir,
     log,
     command: '/bin/sh',
-    args: ['-c', 'exec "$0" "$1" --sandbox 2>>"$GENPLAT_COMPAT_SERVER_LOG"', NODE, ENTRY],
+    args: [join(import.meta.dirname, 'server.sh')],
     // Only what the server needs: no GENPLAT_CONFIRM (the default `always` is the flow under test).
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GENPLAT_STATE_DIR: stateDir, GENPLAT_COMPAT_SERVER_LOG: log },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GENPLAT_STATE_DIR: stateDir,
+      GENPLAT_COMPAT_NODE: NODE,
+      GENPLAT_COMPAT_ENTRY: ENTRY,
+      GENPLAT_COMPAT_SERVER_LOG: log,
+    },
   };
 }
 
