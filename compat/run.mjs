@@ -94,12 +94,13 @@ const failed = results.filter((r) => !r.passed);
 console.log(table);
 for (const r of results) {
   for (const w of r.warnings ?? []) {
-    console.log(
-      `\n${r.id} warning${w.expected ? ` (expected: ${w.expected})` : ''} [${w.via}]:\n  ${w.text.split('\n')[0]}`,
-    );
+    const about = w.expected ? ` (expected: ${w.expected})` : w.tools.length ? ` (${w.tools.join(', ')})` : '';
+    // The first line verbatim here; the whole text (stack included) is in results.json.
+    console.log(`\n${r.id} warning${about} [${w.via}]:\n  ${w.text.split('\n')[0]}`);
   }
   for (const n of r.notes ?? []) console.log(`\n${r.id} note: ${n.split('\n').join('\n  ')}`);
   for (const p of r.problems) console.log(`\n${r.id} FAILED: ${p}`);
+  if (!r.passed && r.serverLogTail) console.log(`\n${r.id} server log (tail):\n${r.serverLogTail}`);
 }
 console.log(`\ncompat: ${results.length - failed.length} passed, ${failed.length} failed (${total} s)`);
 

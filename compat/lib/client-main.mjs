@@ -42,6 +42,12 @@ const missing = expected.filter((n) => !(result.toolNames ?? []).includes(n));
 Object.assign(result, classify(expected), { missing });
 // Warnings are judged by the runner against expected-warnings.json; here: connected, every tool, the flow.
 result.ran = !result.error && result.flowCompleted && missing.length === 0;
+// On a failure the server's own log (stderr) tells its side; the state dir goes either way.
+if (!result.ran && result.stateDir) {
+  try {
+    result.serverLogTail = readFileSync(join(result.stateDir, 'server.log'), 'utf8').slice(-3000);
+  } catch {}
+}
 if (result.stateDir) rmSync(result.stateDir, { recursive: true, force: true });
 delete result.stateDir;
 delete result.toolNames;
