@@ -21,7 +21,7 @@ import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
-import { portableSchema } from './protocol/portable-schema.js';
+import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
@@ -58,15 +58,18 @@ export const BILLABLE_ANNOTATIONS: ToolAnnotations = {
 
 /** The two arguments every billable tool gains (they steer the guard, never reach the platform). */
 export const GUARD_INPUT = {
-  confirmation_token: z
-    .string()
-    .optional()
-    .describe('Token from a confirmation_required answer, after the user agreed to the cost'),
-  allow_duplicate: z
-    .boolean()
-    .optional()
-    .describe('true only if the user wants a job identical to one still running or of unknown outcome'),
+  confirmation_token: z.string().optional().describe('from confirmation_required, after the user consented'),
+  allow_duplicate: z.boolean().optional().describe('only for a user-approved repeat of a running/unknown job'),
 };
+
+/**
+ * A tool's full input schema, every rule included (the server validates with it). Strict: an unknown or misspelt
+ * argument is refused (naming it) instead of silently dropped. tools/list shows its portable view
+ * (src/protocol/portable-schema.ts), which leaves some rules to this schema and its error messages.
+ */
+export function toolInput(spec: ToolSpec) {
+  return z.strictObject(spec.billable ? { ...spec.input, ...GUARD_INPUT } : spec.input);
+}
 
 /** Which specs this configuration exposes: the chosen toolsets; read-only mode hides every billable tool. */
 export function visibleSpecs(specs: ToolSpec[], config: Config): ToolSpec[] {
@@ -87,8 +90,7 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
     const config = {
       title: spec.title,
       description: spec.description,
-      // Strict: an unknown or misspelt argument is refused (naming it) instead of silently dropped.
-      inputSchema: portableSchema(z.strictObject(billable ? { ...spec.input, ...GUARD_INPUT } : spec.input)),
+      inputSchema: portableInputSchema(toolInput(spec)),
       outputSchema: portableSchema(z.object((billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape)),
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).

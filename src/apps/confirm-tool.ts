@@ -17,7 +17,7 @@ import { checkArgumentDepth } from '../guards/depth.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
 import { clientCapabilities } from '../protocol/era.js';
-import { portableSchema } from '../protocol/portable-schema.js';
+import { portableInputSchema, portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
@@ -34,7 +34,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
     {
       title: 'Confirm a paid job (App button)',
       description: "The job viewer's Confirm button: starts the quoted job. Only the App calls it.",
-      inputSchema: portableSchema(
+      inputSchema: portableInputSchema(
         z.strictObject({
           tool: z.enum(names).describe('the quoted tool'),
           arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),

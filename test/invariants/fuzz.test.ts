@@ -11,11 +11,14 @@
  *   naming it, and no job-starting POST is sent unless the result reports a job.
  *
  * Seeded and bounded: GENPLAT_FUZZ_RUNS (default 30) runs per tool and property; GENPLAT_FUZZ_SEED to
- * replay another seed. The schemas are read from tools/list, exactly what a host's model sees.
+ * replay another seed. The schemas are each tool's full input schema (every rule, `toolInput`), not the portable
+ * view tools/list shows, which leaves length caps to the server; tools/list must still name the same fields.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toolInput } from '../../src/tool-runtime.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { billablePosts, exampleFor } from '../helpers/examples.js';
 import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
@@ -207,6 +210,8 @@ const names = (t: string, name: string) => t.includes(name) || t.includes(JSON.s
 
 let h: Harness;
 let listed: Map<string, Tool>;
+/** Each tool's full input schema (every rule), by name. */
+const rules = new Map<string, JsonSchema>();
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
@@ -214,6 +219,14 @@ beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
   h = await startHarness({ config: { maxCreditsPerCall: 1_000_000, maxCreditsPerDay: 10_000_000 } });
   listed = new Map((await h.client.listTools()).tools.map((t) => [t.name, t]));
+  for (const spec of ALL_TOOLS) {
+    const full = z.toJSONSchema(toolInput(spec), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    const shown = listed.get(spec.name)?.inputSchema as JsonSchema | undefined;
+    expect(Object.keys(shown?.properties ?? {}), `${spec.name}: tools/list names every field`).toEqual(
+      Object.keys(full.properties ?? {}),
+    );
+    rules.set(spec.name, full);
+  }
 });
 afterAll(async () => {
   await h.close();
@@ -231,8 +244,8 @@ async function call(tool: string, args: Args) {
 
 describe.each(ALL_TOOLS.map((t) => t.name))('fuzz %s', (tool) => {
   it('near-valid arguments are refused, naming the field, and cost nothing', async () => {
-    const schema = listed.get(tool)?.inputSchema as JsonSchema;
-    expect(schema, `${tool} is listed`).toBeDefined();
+    const schema = rules.get(tool) as JsonSchema;
+    expect(listed.get(tool), `${tool} is listed`).toBeDefined();
     const example = exampleFor(tool).args(h.sim, 0);
     await fc.assert(
       fc.asyncProperty(mutations(example, schema), async (m) => {
@@ -249,7 +262,7 @@ describe.each(ALL_TOOLS.map((t) => t.name))('fuzz %s', (tool) => {
   });
 
   it('arbitrary JSON arguments get a result, unknown keys are named, nothing is started by accident', async () => {
-    const schema = listed.get(tool)?.inputSchema as JsonSchema;
+    const schema = rules.get(tool) as JsonSchema;
     const known = new Set(Object.keys(schema.properties ?? {}));
     await fc.assert(
       fc.asyncProperty(arbitraryArgs(schema), async (args) => {

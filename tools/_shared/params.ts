@@ -13,8 +13,7 @@ export const avatarId = () => z.string().trim().min(1).max(256).describe('avatar
 export const voiceId = () =>
   z.string().trim().min(1).max(256).describe("voice's id from list_voices (not its voiceId)");
 
-export const projectId = () =>
-  z.string().trim().min(1).max(256).describe('existing project id owned by the account; omit to create one');
+export const projectId = () => z.string().trim().min(1).max(256).describe('existing project; omit for a new one');
 
 export const voiceScript = (max = VOICE_SCRIPT_MAX) =>
   // Trimmed: surrounding spaces are noise, and the request (what consent binds) carries the trimmed text.
@@ -36,13 +35,13 @@ export const SPEED_RANGE = { min: 0.5, max: 2 } as const;
 export const voiceSettings = () =>
   z
     .strictObject({
-      stability: unit('0-1, default 0.75'),
-      similarity_boost: unit('0-1, default 0.4'),
-      style: unit('0-1, default 0'),
+      stability: unit('default 0.75'),
+      similarity_boost: unit('default 0.4'),
+      style: unit('default 0'),
       use_speaker_boost: z.boolean().describe('default true'),
       speed: z.number().min(SPEED_RANGE.min).max(SPEED_RANGE.max).describe('speech speed multiplier, default 1'),
     })
-    .describe('full voice settings object (all five fields) when overriding the defaults');
+    .describe('all five fields, when overriding the defaults');
 
 /** list_* filters: the platform matches these case-insensitively. */
 export const genderFilter = () => z.string().trim().min(1).max(32).optional().describe('filter, e.g. Female or Male');

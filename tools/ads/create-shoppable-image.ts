@@ -9,7 +9,7 @@ export default defineTool({
   title: 'Create a shoppable ad image',
   toolset: 'ads',
   description:
-    'Makes a shoppable ad image from a product photo; returns a job handle. Category and format: list_shoppable_packs. Billable — first call returns a quote. Next: wait_for_jobs.',
+    'Makes a shoppable ad image from a product photo; returns a job handle. Category and format: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
   input: {
     category: z.string().describe('from list_shoppable_packs'),
     format: z.string().describe('allowed for the category'),

@@ -24,7 +24,7 @@ export default defineTool({
   title: 'Create a custom avatar',
   toolset: 'avatar',
   description:
-    'Creates an avatar from a portrait and an optional voice sample (public URL or local file, ≤ 10 MiB); returns its avatar_id at once. Needs custom-avatar access on the account. Billable — first call returns a quote. Then pass avatar_id to create_talking_video.',
+    'Creates an avatar from a portrait and an optional voice sample (public URL or local file, ≤ 10 MiB); returns its avatar_id at once. Needs custom-avatar access. Billable — quoted first. Then use avatar_id in create_talking_video.',
   input: {
     image: mediaSource('portrait: public http(s) URL or absolute file path (png, jpeg, webp)'),
     voice: mediaSource('voice sample: public http(s) URL or absolute file path (mp3, wav, m4a, ogg)').optional(),

@@ -11,7 +11,7 @@ export default defineTool({
   title: 'List avatars',
   toolset: 'catalog',
   description:
-    "Lists the account's stock and custom avatars: id, name, gender, age range, type. Use an id as avatar_id in create_talking_video. Free. Full records with thumbnails: resource genplat://avatars.",
+    'Lists stock and custom avatars: id, name, gender, age range, type. Use an id as avatar_id in create_talking_video. Free. Full records with thumbnails: genplat://avatars.',
   input: {
     gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),
   },

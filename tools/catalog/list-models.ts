@@ -7,7 +7,7 @@ export default defineTool({
   title: 'List image and video models',
   toolset: 'catalog',
   description:
-    'Lists the live model catalog (id, media, credits) with webhook support and whether params are checked locally, plus the dedicated video family (use create_family_video). Use before run_model; params per model: genplat://models/{model}.',
+    'Lists the live model catalog (id, media, credits, webhook support, whether params are checked locally) plus the dedicated video family (create_family_video). Use before run_model; params per model: genplat://models/{model}.',
   input: {
     media: z.enum(['image', 'video']).optional().describe('only image or only video models'),
   },

@@ -100,7 +100,7 @@ export default defineTool({
   title: 'Get job status',
   toolset: 'jobs',
   description:
-    'Reads one job once: status, output URLs, reason, charges. Give a handle, or kind + id for a job started elsewhere (the answer includes its handle). Free. To wait for completion use wait_for_jobs.',
+    'Reads one job once: status, outputs, reason, charges. Give a handle, or kind + id for a job started elsewhere (the answer gives its handle). Free; to wait use wait_for_jobs.',
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

@@ -32,7 +32,7 @@ export default defineTool({
   title: 'Create a product-in-hand video',
   toolset: 'product',
   description:
-    'Starts a product-in-hand video from a product image. engine v2/human: script + voice_id (list_voices) or voice_url; scenes: 1-4 scenes. Billable — first call returns a quote. Then wait_for_jobs with the handle.',
+    'Starts a product-in-hand video from a product image. engine v2/human: script + voice_id (list_voices) or voice_url; scenes: 1-4 scenes. Billable — quoted first. Then wait_for_jobs.',
   input: {
     engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤ 90 s), human (≤ 30 s) or scenes'),
     image_url: publicMediaUrl('public product image URL'),
@@ -44,9 +44,9 @@ export default defineTool({
       .positive()
       .max(AUDIO_LIMIT_S.v2)
       .optional()
-      .describe('voice_url length in s; checked against the engine limit, never lowers the quote; not sent'),
+      .describe('voice_url length (s); checked against the engine limit, never lowers the quote; not sent'),
     project_id: projectId().optional(),
-    webhook_url: webhookUrlField('HTTPS callback URL; host must be allow-listed'),
+    webhook_url: webhookUrlField('allow-listed HTTPS status callback; keep polling'),
     scenes: z
       .array(
         z.strictObject({

@@ -11,7 +11,7 @@ export default defineTool({
   title: 'Create a talking-actor video',
   toolset: 'video',
   description:
-    'Starts a talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable: 100 credits; the first call may return a quote to confirm. Returns a job handle for wait_for_jobs.',
+    'Starts a talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable: 100 credits; the first call may return a quote. Then wait_for_jobs with the handle.',
   input: {
     avatar_id: avatarId(),
     // Required even with voice_url (spec: "required even when voice_url is given").

@@ -1,0 +1,211 @@
+/**
+ * Portable schemas (issue 13 item 2): every inputSchema in the real tools/list (through the harness client)
+ * stays inside the documented schema subsets of OpenAI strict function calling and Gemini function
+ * declarations, so frameworks can pass our tools on without patching them or falling back to non-strict mode.
+ * The subsets are data below, each with its source; every remaining exception is listed with its reason
+ * (README "Portable schemas" says the same). A new keyword or a new exception fails here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../helpers/harness.js';
+
+type Schema = Record<string, unknown>;
+
+/**
+ * OpenAI Structured Outputs, "Supported schemas" (https://platform.openai.com/docs/guides/structured-outputs
+ * #supported-schemas; function calling with `strict: true` uses the same subset). Supported types: string,
+ * number, boolean, integer, object, array, enum, anyOf; strings: pattern, format; numbers: multipleOf, maximum,
+ * exclusiveMaximum, minimum, exclusiveMinimum; arrays: minItems, maxItems; plus $defs/$ref, const,
+ * description, title. Every object sets `additionalProperties: false`; every property is listed in `required`;
+ * the root is an object (not anyOf); at most 10 levels of nesting.
+ */
+const OPENAI_STRICT = {
+  keywords: new Set([
+    'type',
+    'properties',
+    'required',
+    'additionalProperties',
+    'items',
+    'enum',
+    'const',
+    'anyOf',
+    '$defs',
+    '$ref',
+    'description',
+    'title',
+    'pattern',
+    'format',
+    'multipleOf',
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minItems',
+    'maxItems',
+  ]),
+  formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']),
+  maxDepth: 10,
+};
+
+/**
+ * Gemini function declarations: `parameters` is a Schema object, "a select subset of an OpenAPI 3.0 schema
+ * object" (https://ai.google.dev/api/caching#Schema; same field list in the generativelanguage v1beta
+ * `Schema` proto): type, format, title, description, nullable, enum, maxItems, minItems, properties,
+ * required, minProperties, maxProperties, minLength, maxLength, pattern, example, anyOf, propertyOrdering,
+ * default, items, minimum, maximum. `type` is one type (no type arrays); `enum` holds strings; string formats
+ * are `enum` and `date-time`.
+ */
+const GEMINI = {
+  keywords: new Set([
+    'type',
+    'format',
+    'title',
+    'description',
+    'nullable',
+    'enum',
+    'maxItems',
+    'minItems',
+    'properties',
+    'required',
+    'minProperties',
+    'maxProperties',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'example',
+    'anyOf',
+    'propertyOrdering',
+    'default',
+    'items',
+    'minimum',
+    'maximum',
+  ]),
+  formats: new Set(['enum', 'date-time']),
+};
+
+/**
+ * The exceptions, each justified. `where` is a path pattern (`tool.prop.sub`, `*` = any tool, `[]` = array items).
+ * - additionalProperties (Gemini): OpenAI strict requires `false` on every object and the MCP SDK emits it for
+ *   strict inputs (an unknown argument is refused); Gemini's Schema has no such field, and its SDKs and
+ *   frameworks drop it (its `parametersJsonSchema` accepts it). Dropping it loosens nothing we enforce.
+ * - optional properties (OpenAI strict wants every property required): our optional fields are genuinely
+ *   optional (alternatives such as script vs voice_url, platform defaults). Strict converters (OpenAI Agents'
+ *   strict schema conversion) mark them required; the model must then be able to omit them, which this server
+ *   does not yet accept as `null` (README, "Portable schemas").
+ * - open maps, kept open only where the platform is open: `run_model.params` (each model's inputs differ; the
+ *   schema is genplat://models/{model} and the server checks params against it) and
+ *   `create_template_video.fields` (each template defines its own fields, all strings; list_templates lists
+ *   them and the server checks them). Neither fits OpenAI strict (`additionalProperties` must be false);
+ *   a framework sends these two tools non-strict (or as a JSON object it does not constrain), and Gemini reads
+ *   them as objects without declared properties. Also `confirm_paid_call.arguments`: the MCP App's Confirm
+ *   button (app-only, `_meta.ui.visibility: ["app"]`, hidden from the model by App hosts) carries the paid
+ *   tool's own arguments, which the server re-validates against that tool; a framework without Apps should
+ *   not offer it to a model at all.
+ */
+const OPEN_MAPS = new Set(['run_model.params', 'create_template_video.fields', 'confirm_paid_call.arguments']);
+
+interface Finding {
+  path: string;
+  rule: string;
+}
+
+/** Walks one schema node, reporting every departure from `subset` (minus the listed exceptions). */
+function lint(provider: 'openai' | 'gemini', schema: Schema, path: string, depth: number, out: Finding[]): void {
+  const subset = provider === 'openai' ? OPENAI_STRICT : GEMINI;
+  const openMap = OPEN_MAPS.has(path);
+  for (const key of Object.keys(schema)) {
+    if (key === 'additionalProperties' && provider === 'gemini') continue; // exception: see above
+    if (!subset.keywords.has(key)) out.push({ path, rule: `keyword ${key}` });
+  }
+  if (typeof schema.format === 'string' && !subset.formats.has(schema.format))
+    out.push({ path, rule: `format ${schema.format}` });
+  if (Array.isArray(schema.type)) out.push({ path, rule: 'type array' });
+  if (provider === 'gemini' && Array.isArray(schema.enum) && schema.enum.some((v) => typeof v !== 'string'))
+    out.push({ path, rule: 'non-string enum' });
+  if (provider === 'openai' && depth > OPENAI_STRICT.maxDepth) out.push({ path, rule: 'nesting deeper than 10' });
+  if (schema.type === 'object') {
+    const ap = schema.additionalProperties;
+    if (openMap) {
+      // Exception: open only here; its values are still typed where the platform types them.
+      if (path === 'create_template_video.fields') expect(ap, path).toEqual({ type: 'string' });
+    } else if (ap !== false && provider === 'openai') {
+      out.push({ path, rule: 'object without additionalProperties: false' });
+    }
+    if (ap !== undefined && typeof ap === 'object' && ap !== null && !openMap)
+      out.push({ path, rule: 'open map outside the listed ones' });
+  }
+  const props = (schema.properties ?? {}) as Record<string, Schema>;
+  for (const [name, sub] of Object.entries(props)) lint(provider, sub, `${path}.${name}`, depth + 1, out);
+  if (schema.items && typeof schema.items === 'object')
+    lint(provider, schema.items as Schema, `${path}[]`, depth + 1, out);
+  for (const alt of (schema.anyOf ?? []) as Schema[]) lint(provider, alt, path, depth + 1, out);
+}
+
+let h: Harness;
+let tools: { name: string; inputSchema: Schema }[];
+beforeAll(async () => {
+  h = await startHarness();
+  tools = (await h.client.listTools()).tools as typeof tools;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('tools/list input schemas are portable', () => {
+  it('has no root $schema and an object root on every tool', () => {
+    expect(tools.length).toBeGreaterThanOrEqual(20);
+    for (const t of tools) {
+      expect(t.inputSchema.$schema, t.name).toBeUndefined();
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.inputSchema.anyOf, t.name).toBeUndefined();
+      // Both providers: ^[a-zA-Z_][a-zA-Z0-9_]*, at most 64 characters (OpenAI also allows dashes).
+      expect(t.name, t.name).toMatch(/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/);
+    }
+  });
+
+  it.each(['openai', 'gemini'] as const)('stays inside the documented %s subset', (provider) => {
+    const findings: Finding[] = [];
+    for (const t of tools) lint(provider, t.inputSchema, t.name, 1, findings);
+    expect(findings, JSON.stringify(findings)).toEqual([]);
+  });
+
+  it('required lists only declared properties (optional ones are the justified exception above)', () => {
+    // The exception above, counted: if a tool makes every field required this stays true; a tool
+    // cannot slip in a new kind of departure under it.
+    for (const t of tools) {
+      const props = Object.keys((t.inputSchema.properties ?? {}) as Schema);
+      const required = (t.inputSchema.required ?? []) as string[];
+      for (const r of required) expect(props, `${t.name}: required ${r} is a property`).toContain(r);
+    }
+  });
+
+  it('keeps exactly the listed open maps open', () => {
+    const open: string[] = [];
+    for (const t of tools) {
+      for (const [name, sub] of Object.entries((t.inputSchema.properties ?? {}) as Record<string, Schema>)) {
+        if (sub.type === 'object' && sub.additionalProperties !== false) open.push(`${t.name}.${name}`);
+      }
+    }
+    expect(open.sort()).toEqual([...OPEN_MAPS].sort());
+  });
+
+  it('still enforces the rules the portable view leaves out (zod, naming the field)', async () => {
+    // maxLength (64) is not on the wire; the server refuses and says so, before any request.
+    const r = await h.call('list_voices', { language: 'x'.repeat(65) });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toMatch(/language.*64/);
+    // exclusiveMinimum 0 is sent as minimum 0; 0 itself is still refused.
+    const listed = tools.find((t) => t.name === 'create_product_video');
+    const audio = (listed?.inputSchema.properties as Record<string, Schema> | undefined)?.audio_seconds;
+    expect(audio).toMatchObject({ minimum: 0 });
+    const r2 = await h.call('create_product_video', {
+      engine: 'v2',
+      image_url: 'https://cdn.example.com/p.png',
+      script: 'hi',
+      voice_id: 'v',
+      audio_seconds: 0,
+    });
+    expect(r2.isError).toBe(true);
+    expect(JSON.stringify(r2.content)).toMatch(/audio_seconds/);
+    expect(h.sim.log.entries()).toHaveLength(0);
+  });
+});
