@@ -12,9 +12,11 @@
  * The chunks sit in dist/src, so `import.meta.url` lookups (package.json two levels up, the Views beside
  * `apps/`) resolve as from the unbundled file. Every other dist file stays: tests and scripts import them.
  * Running tsc alone (test/helpers/build.ts does, then runs this) gives back an unbundled bin that works the same.
+ * The bundle also carries the build-time tools/list (src/tools-list-prebuilt.ts), computed here.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 
 const root = join(import.meta.dirname, '..');
@@ -32,8 +34,25 @@ if (readFileSync(entry, 'utf8').includes(MARK)) {
 // Chunks of an earlier bundle would otherwise pile up (their names carry a content hash).
 for (const name of readdirSync(outDir)) if (name.startsWith(CHUNK_PREFIX)) rmSync(join(outDir, name));
 
+// The build-time tools/list (src/tools-list-prebuilt.ts), from real servers built from the same dist this
+// bundle is made of, so the two cannot disagree: every spec tool's definition (every toolset on), and the
+// Confirm tool's for the default and the every-toolset configurations (its enum depends on the visible tools).
+const { listTools } = await import(pathToFileURL(join(root, 'dist', 'scripts', 'measure-tools.js')).href);
+const { CONFIRM_TOOL } = await import(pathToFileURL(join(root, 'dist', 'src', 'apps', 'confirm-tool.js')).href);
+const prebuilt = { tools: [], confirm: {} };
+for (const env of [{ GENPLAT_TOOLSETS: 'all' }, {}]) {
+  const listed = await listTools(env);
+  const specTools = listed.filter((t) => t.name !== CONFIRM_TOOL);
+  if (prebuilt.tools.length === 0) prebuilt.tools = specTools;
+  const confirm = listed.find((t) => t.name === CONFIRM_TOOL);
+  // Same key as configKey() in src/tools-list-prebuilt.ts.
+  if (confirm) prebuilt.confirm[specTools.map((t) => t.name).join(',')] = confirm;
+}
+
 await build({
   input: entry,
+  // A JS string literal holding the JSON text (parsed once, at the first tools/list).
+  transform: { define: { __GENPLAT_TOOLS_LIST__: JSON.stringify(JSON.stringify(prebuilt)) } },
   platform: 'node',
   // Relative imports are ours (bundled); anything else is a package or a Node built-in (left to Node).
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
