@@ -70,6 +70,11 @@ writeFileSync(
   `#!/usr/bin/env node
 ${MARK} from src/index.ts: the gate first (it exits on an old Node), then the bin.
 import './node-gate.js';
+import * as nodeModule from 'node:module';
+
+// V8's code cache on disk (Node >= 22.1; NODE_COMPILE_CACHE picks the folder, NODE_DISABLE_COMPILE_CACHE=1 turns it
+// off): every launch after the first skips compiling the bundle, the SDK and zod (~30 % of a cold start).
+nodeModule.enableCompileCache?.();
 await import('./${CHUNK_PREFIX}main.js');
 `,
 );
