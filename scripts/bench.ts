@@ -8,7 +8,8 @@
  * calls per store), BENCH_FLEET_CALLS [300], BENCH_CEILING_JOBS [10] (fleet run), BENCH_DATABASE_URL (PostgreSQL
  * admin URL; else GENPLAT_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres), BENCH_HOOK_JOBS [40],
  * BENCH_HOOK_MIN_S / BENCH_HOOK_MAX_S [5 / 30], BENCH_HOOK_DELAY_MS [250] (webhooks vs polling: the simulator's
- * callback delay). BENCH_ONLY=webhooks runs that step alone.
+ * callback delay). BENCH_ONLY=webhooks runs that step alone; BENCH_ONLY=startup runs the issue 13 item 7 figures
+ * alone (cold start, memory after the connect-time listing, tools/list tokens: about a minute).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -43,11 +44,12 @@ const HOOK_DELAY_MS = num('BENCH_HOOK_DELAY_MS', 250);
 /** Issue 10: three processes on one PostgreSQL database. */
 const FLEET_PROCESSES = 3;
 
-/** The targets of issue 6. */
+/** The targets of issue 6, tightened by issue 13 item 7 (cold start, memory after listing, tokens). */
 const TARGETS = {
-  toolsListTokens: 5_000,
+  toolsListTokens: 4_000,
   coldStartRatio: 1.25,
-  idlePeakRssMiB: 80,
+  /** RSS after a host's connect-time listing, above the minimal SDK server's after its tools/list. */
+  listedOverMinimalMiB: 20,
   getJobOverheadP50Ms: 1,
   rssGrowthMiB: 40,
   /** One poll interval: the poller reads every 5-10 s, so a finish is seen within 10 s at worst. */
@@ -56,6 +58,18 @@ const TARGETS = {
   hookMarginS: 1,
 };
 
+/**
+ * Why a start-up target may be missed, printed beside a MISSED figure (the bench cannot know, the code can
+ * say what is left). Timings are also only comparable on a quiet machine: the load average is printed.
+ */
+const MISS_REASONS = {
+  tokens:
+    'descriptions and schemas are trimmed by issue 13 items 2 and 7 (wip/schemas): rules move into resources and errors',
+  coldStart:
+    'the tool modules and their zod schemas still load before the first answer (tools/list itself is prebuilt); a loaded machine also widens the ratio',
+  memory:
+    'the tool modules and their zod schemas (loaded at start, not on first call) and undici (the catalog read by resources/list)',
+};
 /** mulberry32: a seeded generator, so every run simulates the same job lengths. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
@@ -69,7 +83,43 @@ function seeded(seed: number): () => number {
 }
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
-const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+type Row = { target: string; figure: string; ok: boolean; why?: string };
+
+/** Issue 13 item 7: the three start-up figures against their targets. */
+function startupRows(cold: ColdStartResult, tools: ToolsListMeasure[]): Row[] {
+  const all = tools.find((m) => m.label === 'all toolsets');
+  const limit = round1(cold.listedRssMiB.minimal + TARGETS.listedOverMinimalMiB);
+  return [
+    {
+      target: `tools/list, all toolsets, model-facing ≤ ${TARGETS.toolsListTokens} o200k tokens`,
+      figure: `${all?.modelFacing.tokens} tokens (${all?.modelFacing.bytes} bytes)`,
+      ok: (all?.modelFacing.tokens ?? Number.POSITIVE_INFINITY) <= TARGETS.toolsListTokens,
+      why: MISS_REASONS.tokens,
+    },
+    {
+      target: `cold start ≤ ${TARGETS.coldStartRatio} × minimal SDK server`,
+      figure: `${cold.medianMs.ours} ms vs ${cold.medianMs.minimal} ms = ${cold.ratio.ours}× (sandbox: ${cold.medianMs.oursSandbox} ms = ${cold.ratio.oursSandbox}×)`,
+      ok: cold.ratio.ours <= TARGETS.coldStartRatio,
+      why: MISS_REASONS.coldStart,
+    },
+    {
+      target: `RSS after the connect-time listing (tools, resources, templates, prompts) ≤ minimal + ${TARGETS.listedOverMinimalMiB} MiB`,
+      figure: `${cold.listedRssMiB.ours} MiB vs minimal ${cold.listedRssMiB.minimal} MiB → limit ${limit} MiB; peak ${cold.listedPeakMiB.ours} MiB (minimal ${cold.listedPeakMiB.minimal}, sandbox RSS ${cold.listedRssMiB.oursSandbox})`,
+      ok: cold.listedRssMiB.ours <= limit,
+      why: MISS_REASONS.memory,
+    },
+  ];
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+function printRows(rows: Row[]): void {
+  say('| target | figure | |');
+  say('|---|---|---|');
+  for (const row of rows)
+    say(`| ${row.target} | ${row.figure} | ${row.ok ? 'ok' : `MISSED${row.why ? `: ${row.why}` : ''}`} |`);
+}
 
 function report(r: {
   cold: ColdStartResult;
@@ -79,24 +129,9 @@ function report(r: {
   idleRss: { rssMiB: number; peakMiB: number } | undefined;
   hooks: WebhooksResult;
   fleet: FleetResult | { skipped: string };
-}): { target: string; figure: string; ok: boolean }[] {
-  const all = r.tools.find((m) => m.label === 'all toolsets');
-  const rows = [
-    {
-      target: `tools/list, all toolsets, model-facing ≤ ${TARGETS.toolsListTokens} tokens`,
-      figure: `${all?.modelFacing.tokens} tokens (${all?.modelFacing.bytes} bytes)`,
-      ok: (all?.modelFacing.tokens ?? Number.POSITIVE_INFINITY) <= TARGETS.toolsListTokens,
-    },
-    {
-      target: `cold start ≤ ${TARGETS.coldStartRatio} × minimal SDK server`,
-      figure: `${r.cold.medianMs.ours} ms vs ${r.cold.medianMs.minimal} ms = ${r.cold.ratio.ours}× (sandbox: ${r.cold.medianMs.oursSandbox} ms = ${r.cold.ratio.oursSandbox}×)`,
-      ok: r.cold.ratio.ours <= TARGETS.coldStartRatio,
-    },
-    {
-      target: `idle peak RSS ≤ ${TARGETS.idlePeakRssMiB} MiB`,
-      figure: `${r.cold.idlePeakRssMiB.ours} MiB (minimal ${r.cold.idlePeakRssMiB.minimal} MiB, sandbox ${r.cold.idlePeakRssMiB.oursSandbox} MiB)`,
-      ok: r.cold.idlePeakRssMiB.ours <= TARGETS.idlePeakRssMiB,
-    },
+}): Row[] {
+  const rows: Row[] = [
+    ...startupRows(r.cold, r.tools),
     {
       target: `get_job overhead ≤ ${TARGETS.getJobOverheadP50Ms} ms at p50`,
       figure: `${r.call.getJobFresh.p50} ms vs direct ${r.call.directGet.p50} ms = +${r.call.overheadMs.p50} ms (${r.call.ratio.p50}×); p95 +${r.call.overheadMs.p95} ms`,
@@ -183,11 +218,45 @@ async function webhooksStep(step: string): Promise<WebhooksResult> {
   return r;
 }
 
+/** BENCH_ONLY=startup: cold start, memory after the connect-time listing and tokens, against their targets. */
+async function startupOnly(): Promise<void> {
+  const sim = await startSimulator({ timing: 'test', startingCredits: 1_000_000_000 });
+  try {
+    say(
+      `genplat-mcp bench (startup) — node ${process.version}, ${cpus().length} CPU(s), load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    say(`[1/2] cold start and memory after listing, ${COLD_RUNS} interleaved runs per variant…`);
+    const cold = await coldStart(sim, COLD_RUNS);
+    say('[2/2] tools/list size…');
+    const tools = await measureConfigurations();
+    say('\n## Start-up figures against the targets (issue 13 item 7)\n');
+    printRows(startupRows(cold, tools));
+    say(
+      `\nload average at the end: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    await writeFile(
+      'bench-results.json',
+      `${JSON.stringify({ at: new Date().toISOString(), coldStart: cold, toolsList: tools }, null, 2)}\n`,
+    );
+    say('wrote bench-results.json');
+  } finally {
+    await sim.close();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'webhooks') {
     const hooks = await webhooksStep('[webhooks]');
     await writeFile('bench-webhooks.json', `${JSON.stringify(hooks, null, 2)}\n`);
     say('\nwrote bench-webhooks.json');
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'startup') {
+    await startupOnly();
     return;
   }
   const started = Date.now();
@@ -248,9 +317,7 @@ async function main(): Promise<void> {
 
     const rows = report({ cold, tools, call, wait, idleRss, fleet: fleetRun, hooks });
     say('\n## Results against the targets\n');
-    say('| target | figure | |');
-    say('|---|---|---|');
-    for (const row of rows) say(`| ${row.target} | ${row.figure} | ${mark(row.ok)} |`);
+    printRows(rows);
 
     say('\n## Cold start (spawn → initialize → tools/list), median ms');
     say(`| ours (base URL → running sim) | ours --sandbox | minimal SDK server |`);

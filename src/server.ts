@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resources/index.js';
 import { ALL_TOOLS } from '../tools/index.js';
-import { registerConfirmTool } from './apps/confirm-tool.js';
+import { CONFIRM_TOOL, registerConfirmTool } from './apps/confirm-tool.js';
 import { registerAppResources } from './apps/register.js';
 import type { CallbackUrlMaker } from './billing/callback.js';
 import { type Catalog, createCatalog } from './catalog.js';
@@ -21,7 +21,8 @@ import { registerPrompts } from './prompts.js';
 import { isModern } from './protocol/era.js';
 import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './protocol/tasks.js';
-import { registerTools } from './tool-runtime.js';
+import { registerTools, visibleSpecs } from './tool-runtime.js';
+import { servePrebuiltToolsList } from './tools-list-prebuilt.js';
 
 export interface ServerDeps {
   config: Config;
@@ -134,8 +135,14 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
   };
-  registerTools(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
-  registerConfirmTool(server, deps.tools ?? ALL_TOOLS, runtimeDeps);
+  const specs = deps.tools ?? ALL_TOOLS;
+  registerTools(server, specs, runtimeDeps);
+  const confirm = registerConfirmTool(server, specs, runtimeDeps);
+  // The bundled bin carries tools/list as built from these very registrations (src/tools-list-prebuilt.ts).
+  if (deps.tools === undefined) {
+    const names = visibleSpecs(specs, deps.config).map((s) => s.name);
+    servePrebuiltToolsList(server, names, confirm ? CONFIRM_TOOL : undefined);
+  }
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
   registerAppResources(server, deps.config);
   registerPrompts(server, runtime);

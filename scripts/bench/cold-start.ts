@@ -23,6 +23,12 @@ export interface ColdStartResult {
   listResolvedMs: { ours: number; oursSandbox: number; minimal: number };
   /** Peak RSS (VmHWM) right after the first tools/list, median over runs, MiB. */
   idlePeakRssMiB: { ours: number; oursSandbox: number; minimal: number };
+  /**
+   * RSS (VmRSS) after a host's connect-time listing: tools, resources, resource templates and prompts (the minimal
+   * server has only tools), median over runs, MiB; and the peak (VmHWM) at that moment.
+   */
+  listedRssMiB: { ours: number; oursSandbox: number; minimal: number };
+  listedPeakMiB: { ours: number; oursSandbox: number; minimal: number };
   samplesMs: { ours: number[]; oursSandbox: number[]; minimal: number[] };
 }
 
@@ -50,7 +56,7 @@ async function once(
   variant: Variant,
   sim: Simulator,
   stateDir: string,
-): Promise<{ ms: number; resolvedMs: number; peakMiB: number }> {
+): Promise<{ ms: number; resolvedMs: number; peakMiB: number; listedMiB: number; listedPeakMiB: number }> {
   const started = performance.now();
   const s =
     variant === 'minimal'
@@ -69,8 +75,22 @@ async function once(
   await s.client.listTools();
   const resolved = performance.now();
   const peakMiB = memory(s.pid)?.peakMiB ?? Number.NaN;
+  // What hosts such as Claude Desktop and the Inspector ask right after connecting. The minimal server declares
+  // tools only, so its listing ends here.
+  if (variant !== 'minimal') {
+    await s.client.listResources();
+    await s.client.listResourceTemplates();
+    await s.client.listPrompts();
+  }
+  const listed = memory(s.pid);
   await s.close();
-  return { ms: arrived - started, resolvedMs: resolved - started, peakMiB };
+  return {
+    ms: arrived - started,
+    resolvedMs: resolved - started,
+    peakMiB,
+    listedMiB: listed?.rssMiB ?? Number.NaN,
+    listedPeakMiB: listed?.peakMiB ?? Number.NaN,
+  };
 }
 
 export async function coldStart(sim: Simulator, runs: number): Promise<ColdStartResult> {
@@ -78,6 +98,8 @@ export async function coldStart(sim: Simulator, runs: number): Promise<ColdStart
   const ms: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
   const resolvedMs: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
   const peak: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
+  const listed: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
+  const listedPeak: Record<Variant, number[]> = { ours: [], oursSandbox: [], minimal: [] };
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-bench-cold-'));
   try {
     // One unmeasured round warms the OS file cache, as any second launch of a host would find it.
@@ -90,12 +112,19 @@ export async function coldStart(sim: Simulator, runs: number): Promise<ColdStart
         ms[v].push(r.ms);
         resolvedMs[v].push(r.resolvedMs);
         peak[v].push(r.peakMiB);
+        listed[v].push(r.listedMiB);
+        listedPeak[v].push(r.listedPeakMiB);
       }
     }
   } finally {
     await rm(stateDir, { recursive: true, force: true });
   }
   const med = (v: Variant) => round(median(ms[v]), 1);
+  const medOf = (xs: Record<Variant, number[]>) => ({
+    ours: round(median(xs.ours), 1),
+    oursSandbox: round(median(xs.oursSandbox), 1),
+    minimal: round(median(xs.minimal), 1),
+  });
   return {
     runs,
     medianMs: { ours: med('ours'), oursSandbox: med('oursSandbox'), minimal: med('minimal') },
@@ -113,6 +142,8 @@ export async function coldStart(sim: Simulator, runs: number): Promise<ColdStart
       oursSandbox: round(median(peak.oursSandbox), 1),
       minimal: round(median(peak.minimal), 1),
     },
+    listedRssMiB: medOf(listed),
+    listedPeakMiB: medOf(listedPeak),
     samplesMs: {
       ours: ms.ours.map((x) => round(x, 1)),
       oursSandbox: ms.oursSandbox.map((x) => round(x, 1)),

@@ -24,9 +24,10 @@ import { JOB_VIEWER_URI, uiMeta } from './uris.js';
 
 export const CONFIRM_TOOL = 'confirm_paid_call';
 
-export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): void {
+/** Registers the App's Confirm button when a billable tool is visible; returns whether it did. */
+export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): boolean {
   const billable = visibleSpecs(specs, deps.config).filter((s) => s.billable) as BillableToolSpec<z.ZodRawShape>[];
-  if (billable.length === 0) return;
+  if (billable.length === 0) return false;
   const byName = new Map(billable.map((s) => [s.name, s]));
   const names = billable.map((s) => s.name) as [string, ...string[]];
   server.registerTool(
@@ -77,6 +78,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
       }
     },
   );
+  return true;
 }
 
 /**

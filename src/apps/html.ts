@@ -16,11 +16,14 @@ const WANTED = ['App', 'applyDocumentTheme', 'applyHostStyleVariables', 'applyHo
 
 /**
  * A View's source: beside this module (`dist/src/apps/views`, copied there by `npm run build`; or `src/apps/views`
- * when run from source), else the checkout's `src/apps/views` (a dist built by tsc alone, as the tests do).
+ * when run from source), or under `apps/` when this code runs bundled into `dist/src/_bin-*.js`
+ * (scripts/bundle-bin.mjs), else the checkout's `src/apps/views` (a dist built by tsc alone, as the tests do).
  */
 function viewSource(name: ViewName): string {
-  const here = fileURLToPath(new URL(`./views/${name}.html`, import.meta.url));
-  if (existsSync(here)) return readFileSync(here, 'utf8');
+  for (const rel of [`./views/${name}.html`, `./apps/views/${name}.html`]) {
+    const here = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(here)) return readFileSync(here, 'utf8');
+  }
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, 'src', 'apps', 'views', `${name}.html`);

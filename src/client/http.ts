@@ -21,6 +21,7 @@ import { abortError, classifyTransportError } from './failure.js';
 import { interpret } from './response.js';
 import { retryDelay, shouldRetry } from './retry.js';
 import type { ApiResult } from './types.js';
+import { requireUndiciCore, type UndiciCore } from './undici-core.js';
 
 /** Spec, Limits: "default client timeout 120 s" for every call but the upscale quote. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -45,6 +46,19 @@ export function loadUndici(): Promise<Undici> {
     throw err;
   });
   return undici;
+}
+
+let core: Promise<UndiciCore> | undefined;
+
+/** The Agent and request API alone (src/client/undici-core.ts): what every request but an upload needs. */
+function loadCore(): Promise<UndiciCore> {
+  core ??= Promise.resolve()
+    .then(requireUndiciCore)
+    .catch((err: unknown) => {
+      core = undefined;
+      throw err;
+    });
+  return core;
 }
 
 function loadPQueue(): Promise<typeof import('p-queue')> {
@@ -195,7 +209,7 @@ export class PlatformHttp {
   }
 
   /** The injected dispatcher, or our Agent (created now if this is the first request). */
-  private getDispatcher(u: Undici): Dispatcher {
+  private getDispatcher(u: UndiciCore): Dispatcher {
     if (!this.dispatcher) {
       // undici's own header/body timeouts (300 s by default) would cut the 420 s upscale quote short, so
       // they are off and the per-request AbortSignal is the one timeout.
@@ -247,14 +261,17 @@ export class PlatformHttp {
     // ours is what we quote, so even a timed-out POST that never answered has an id support can trace.
     const sentId = randomUUID();
     let requestId: string = sentId;
-    let u: Undici;
+    let u: Undici | undefined;
+    let lib: UndiciCore;
     try {
-      u = await loadUndici();
+      // Only an upload needs fetch and FormData, so only an upload loads the whole of undici.
+      if (spec.form) u = await loadUndici();
+      lib = u ?? (await loadCore());
     } catch (err) {
       // Nothing was sent: without the HTTP client no byte left this process.
       throw new ConnectionError('the HTTP client could not be loaded', false, sentId, { cause: err });
     }
-    const dispatcher = this.getDispatcher(u);
+    const dispatcher = this.getDispatcher(lib);
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     // One AbortController per attempt, fed by our own timer and the caller's signal, both detached in
     // `finally`. Not AbortSignal.timeout / AbortSignal.any: undici's fetch adds an abort listener to the signal
@@ -280,17 +297,21 @@ export class PlatformHttp {
     let status: number | undefined;
     let outcome = 'ok';
     try {
-      const res = spec.form
-        ? await this.fetchForm(u, spec, sentId, signal, dispatcher)
-        : await u.request(this.url(spec), {
-            method: spec.method,
-            headers: this.headers(spec, sentId),
-            body: spec.json !== undefined ? JSON.stringify(spec.json) : undefined,
-            signal,
-            dispatcher,
-            // undici's `request` never follows a redirect (no redirect interceptor here): a 3xx comes back as
-            // it is, so X-Api-Key never goes to the host a Location names (invariant 5).
-          });
+      const url = new URL(this.url(spec));
+      const res =
+        spec.form && u
+          ? await this.fetchForm(u, spec, sentId, signal, dispatcher)
+          : await dispatcher.request({
+              // What undici's top-level request(url, opts) passes on: origin, and the path with its query.
+              origin: url.origin,
+              path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+              method: spec.method,
+              headers: this.headers(spec, sentId),
+              body: spec.json !== undefined ? JSON.stringify(spec.json) : undefined,
+              signal,
+              // undici's `request` never follows a redirect (no redirect interceptor here): a 3xx comes back as
+              // it is, so X-Api-Key never goes to the host a Location names (invariant 5).
+            });
       status = res.statusCode;
       requestId = header(res.headers, 'x-request-id') || sentId;
       const text = await res.body.text();

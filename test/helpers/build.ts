@@ -67,6 +67,8 @@ export function ensureBuilt(outputs: string[] = [ENTRY]): void {
     } catch {
       // Type errors elsewhere still emit JS; the existence check below decides.
     }
+    // As `npm run build` does: the bin becomes the bundle (scripts/bundle-bin.mjs), so tests run what ships.
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-bin.mjs')], { cwd: ROOT, stdio: 'pipe' });
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
