@@ -3,9 +3,12 @@
  * accepts) and their meanings and the environment variables from `CONFIG_DOCS` / `CLI_DOCS` (what the README
  * table is generated from), so the help cannot list a flag the parser refuses or miss one it takes.
  */
-import { readFileSync } from 'node:fs';
 import { CLI_FLAGS, type CliFlag, type Command, type FlagSpec, flagsOf } from './config.js';
 import { CLI_DOCS, CONFIG_DOCS } from './config-docs.js';
+
+export { packageVersion } from './package-version.js';
+
+import { packageVersion } from './package-version.js';
 
 const USAGE: Record<Command, { line: string; what: string }> = {
   serve: {
@@ -99,20 +102,4 @@ export function helpText(command: Command): string {
     out.push('', 'Run `genplat-mcp sim --help` or `genplat-mcp doctor --help` for those commands.');
   out.push('');
   return plain(out.join('\n'));
-}
-
-/** The version in package.json (one or two levels up: from src/ in tests, dist/src/ when built). */
-export function packageVersion(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'genplat-mcp' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
-  }
-  return '0.0.0';
 }

@@ -2,7 +2,6 @@
  * The server factory: one McpServer with every tool, resource and prompt registered, ready to connect to a
  * transport. No business logic here (style.md 2.1); the same factory serves stdio, HTTP and the tests.
  */
-import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resources/index.js';
 import { ALL_TOOLS } from '../tools/index.js';
@@ -17,6 +16,7 @@ import type { ToolSpec } from './define-tool.js';
 import { createPoller, type Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger, LogLevel } from './log.js';
+import { packageVersion } from './package-version.js';
 import { registerPrompts } from './prompts.js';
 import { isModern } from './protocol/era.js';
 import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';
@@ -69,22 +69,6 @@ export const INSTRUCTIONS = [
   '4. The create call returns a handle at once: call wait_for_jobs with the handles (each call waits at most ~50 s) and call again with the returned handles until completed or failed.',
   'Never resubmit a job whose status is unknown unless the user says so (allow_duplicate: true); list_jobs shows jobs and today’s spend.',
 ].join('\n');
-
-function packageVersion(): string {
-  // src/server.ts runs from src/ (tests) or dist/src/ (built): package.json is one or two levels up.
-  for (const rel of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'genplat-mcp' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
-  }
-  return '0.0.0';
-}
 
 const MCP_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warning' | 'error'> = {
   debug: 'debug',
