@@ -71,6 +71,23 @@ export function toolInput(spec: ToolSpec) {
   return z.strictObject(spec.billable ? { ...spec.input, ...GUARD_INPUT } : spec.input);
 }
 
+/**
+ * A spec's input and output schemas as registered, built once per spec: stateless HTTP registers every tool on a
+ * fresh server for each request, and the schemas never change.
+ */
+const wireSchemaCache = new WeakMap<ToolSpec, { inputSchema: z.ZodObject; outputSchema: z.ZodObject }>();
+function wireSchemas(spec: ToolSpec) {
+  let built = wireSchemaCache.get(spec);
+  if (!built) {
+    built = {
+      inputSchema: portableInputSchema(toolInput(spec)),
+      outputSchema: portableSchema(z.object((spec.billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape)),
+    };
+    wireSchemaCache.set(spec, built);
+  }
+  return built;
+}
+
 /** Which specs this configuration exposes: the chosen toolsets; read-only mode hides every billable tool. */
 export function visibleSpecs(specs: ToolSpec[], config: Config): ToolSpec[] {
   return specs.filter((s) => config.toolsets.includes(s.toolset) && !(config.readOnly && s.billable));
@@ -90,8 +107,7 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
     const config = {
       title: spec.title,
       description: spec.description,
-      inputSchema: portableInputSchema(toolInput(spec)),
-      outputSchema: portableSchema(z.object((billable ? JobEnvelopeShape : spec.output) as z.ZodRawShape)),
+      ...wireSchemas(spec),
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),

@@ -61,32 +61,34 @@ export interface ListedCheck<T> {
 export async function requireListed<T>(ctx: ToolContext, c: ListedCheck<T> & { price: true }): Promise<T>;
 export async function requireListed<T>(ctx: ToolContext, c: ListedCheck<T>): Promise<T | undefined>;
 export async function requireListed<T>(ctx: ToolContext, c: ListedCheck<T>): Promise<T | undefined> {
-  let items: T[];
-  try {
-    items = await c.read(ctx.catalog);
-  } catch (err) {
-    if (c.price) throw err;
-    ctx.log.warn(`${c.list} list unavailable; ${c.field} not checked locally (the platform still checks it)`, {
-      error: String(err),
-    });
-    return undefined;
-  }
-  const hit = items.find(c.matches);
+  const cached = await readOrSkip(ctx, c);
+  if (cached === undefined) return undefined;
+  const hit = cached.find(c.matches);
   if (hit) return hit;
+  // Not in the cached list: re-read it once before refusing (the id may be newer than the cache).
   ctx.catalog.forget(c.list);
+  const fresh = await readOrSkip(ctx, c);
+  // The cached list did not have it and the fresh one cannot be read: refusing would rest on stale data.
+  if (fresh === undefined) return undefined;
+  const found = fresh.find(c.matches);
+  if (found) return found;
+  throw c.explain?.(fresh) ?? unknownId(c.field, c.what, c.id, c.listTool);
+}
+
+/**
+ * The list, or undefined when it cannot be read and the check is not needed for the price (the platform still
+ * checks the id); a list the quote needs (`price`) passes the catalog's error on.
+ */
+async function readOrSkip<T>(ctx: ToolContext, c: ListedCheck<T>): Promise<T[] | undefined> {
   try {
-    items = await c.read(ctx.catalog);
+    return await c.read(ctx.catalog);
   } catch (err) {
     if (c.price) throw err;
-    // The cached list did not have it and the fresh one cannot be read: refusing would rest on stale data.
     ctx.log.warn(`${c.list} list unavailable; ${c.field} not checked locally (the platform still checks it)`, {
       error: String(err),
     });
     return undefined;
   }
-  const fresh = items.find(c.matches);
-  if (fresh) return fresh;
-  throw c.explain?.(items) ?? unknownId(c.field, c.what, c.id, c.listTool);
 }
 
 /** `avatar_id` (stock and the account's custom avatars). */
