@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { talkingVideoEstimate } from '../../src/cost/estimate.js';
+import { evaluateAdmission } from '../../src/paid/admission.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createBenchDatabase } from './pg-database.js';
 import { percentile, round } from './stdio.js';
@@ -45,6 +46,7 @@ async function measure(store: Store, admits: number): Promise<AdmissionFigures> 
         duplicate: { fingerprint, owner: undefined },
         nonce: { value: randomBytes(16).toString('hex'), expiresAt: new Date(Date.now() + 600_000) },
       },
+      evaluateAdmission,
     );
     times.push(performance.now() - t0);
     if (!r.admitted) throw new Error(`admit ${i} was refused (${r.reason}): the bench's intents must all pass`);

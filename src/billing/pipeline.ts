@@ -26,6 +26,7 @@ import { checkWebhookUrl } from '../guards/url.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import { evaluateAdmission } from '../paid/admission.js';
 import { type CallbackUrlMaker, withCallback } from './callback.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
 import { type PaidStep, stepReached } from './steps.js';
@@ -130,6 +131,7 @@ export async function runPaidCall(
       decision,
       exclusive ? { key: exclusive.key, staleBefore: new Date(deps.now() - exclusive.staleAfterMs) } : undefined,
     ),
+    evaluateAdmission,
   );
   if (!admitted.admitted) {
     if (admitted.reason === 'exclusive') return { error: exclusive!.refuse(admitted.record, deps.owner) };

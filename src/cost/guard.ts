@@ -21,8 +21,8 @@ import type { Config } from '../config.js';
 import { GenplatError, UserInputError } from '../errors.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
-import { mayStillRun } from '../jobs/reconcile.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
+import { evaluateAdmission } from '../paid/admission.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { userDayLimit } from './budgets.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
@@ -111,50 +111,50 @@ export function consentMessage(tool: string, est: Estimate, summary: string, ear
 }
 
 /**
- * The newest identical record (same owner) whose submission outcome is `unknown` or still `pending`: a job
- * that may exist without our knowing its id. `allow_duplicate` may resend past it only with explicit consent.
- * Reads every such record (not only the newest active one), so a running resend does not hide an older unknown.
- * @throws whatever the job store throws when it cannot be read.
+ * The pre-check before consent: the admission rule (`evaluateAdmission`, the one `store.admit` applies again
+ * under its lock) over plain reads, so a person is never asked to approve a call that will be refused. Only
+ * the ceilings and the duplicate rule apply here (no nonce yet; the exclusive key after `beforeAdmit`).
+ * With `allow_duplicate`, also returns the identical unsettled record the person must be warned about.
+ * @throws whatever the job store throws when it cannot be read (the runtime refuses the send).
  */
-export async function findUnsettledDuplicate(
+export async function precheck(
   deps: GuardDeps,
-  fp: string,
-  owner: string | undefined,
-): Promise<JobRecord | undefined> {
-  // Pending records have status `submitted`; unknown ones `unknown` (ledger.ts recordIntent / tool-runtime).
-  const candidates = await deps.jobs.list({ owner, status: ['unknown', 'submitted'] });
-  return candidates.find(
-    (r) =>
-      r.fingerprint === fp &&
-      (owner === undefined || r.owner === owner) &&
-      (r.outcome === 'unknown' || r.outcome === 'pending'),
-  );
+  credits: number,
+  call: { owner: string | undefined; allowDuplicate: boolean; fingerprint: string },
+): Promise<{ refusal: AdmitRefusal | undefined; earlier: JobRecord | undefined }> {
+  // The unsettled rule is admit's alone: before consent, an unsettled identical record is what the person is
+  // warned about (and consents past), not a refusal.
+  const rules = { ...admitRules(deps, call, { fingerprint: call.fingerprint }), unsettled: undefined };
+  const warnAbout = call.allowDuplicate ? { fingerprint: call.fingerprint, owner: call.owner } : undefined;
+  const facts = await deps.jobs.readAdmissionFacts({ ...rules, unsettled: warnAbout });
+  return { refusal: evaluateAdmission(credits, facts, rules), earlier: warnAbout ? facts.unsettled : undefined };
 }
 
 /**
- * Ceilings: per call, then per UTC day (spend from the ledger, including held and unknown submissions).
- * @throws whatever the job store throws when it cannot be read (the runtime refuses the send).
+ * Ceilings alone (per call, per UTC day account-wide, the caller's own budget), through the admission rule.
+ * @throws whatever the job store throws when it cannot be read.
  */
 export async function checkCeilings(
   deps: GuardDeps,
   est: Estimate,
   owner?: string | undefined,
 ): Promise<CostRefusedError | undefined> {
-  const { maxCreditsPerCall, maxCreditsPerDay } = deps.config;
-  if (est.credits > maxCreditsPerCall) return perCallRefusal(est.credits, maxCreditsPerCall);
-  // The per-day ceiling protects the one platform account behind the key, so over HTTP it counts every
-  // caller's spend, not only this caller's: N callers must not be able to spend N times the ceiling.
-  const dayStart = utcDayStart(deps.now());
-  const spent = await deps.jobs.spendSince(dayStart);
-  if (spent + est.credits > maxCreditsPerDay) return perDayRefusal(spent, est.credits, maxCreditsPerDay);
-  // Then the caller's own budget (same counting rule, their records only): read here so the user is never
-  // asked to consent to a call their budget refuses; `store.admit` checks it again under its lock.
-  const limit = userDayLimit(deps.config, owner);
-  if (owner !== undefined && limit !== undefined) {
-    const mine = await deps.jobs.spendSince(dayStart, owner);
-    if (mine + est.credits > limit) return perUserDayRefusal(owner, mine, est.credits, limit);
-  }
-  return undefined;
+  const rules = admitRules(deps, { owner, allowDuplicate: true }, { fingerprint: '' });
+  const facts = await deps.jobs.readAdmissionFacts({ ...rules, unsettled: undefined });
+  const refusal = evaluateAdmission(est.credits, facts, { ...rules, unsettled: undefined });
+  return refusal ? refusalError('', refusal as PrecheckRefusal) : undefined;
+}
+
+/** Refusals the pre-check can give (no exclusive key and no nonce there). */
+type PrecheckRefusal = Exclude<AdmitRefusal, { reason: 'exclusive' | 'token_used' }>;
+
+/** NaN or a negative figure is not a price: the ceilings cannot be applied to it. */
+function unusableEstimateRefusal(credits: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_call',
+    `Refused: the cost estimate (${String(credits)} credits) is not a usable price, so the ceilings cannot be applied. Nothing was sent or charged.`,
+    'Check the inputs that drive the price (template, model, quote) and try again; report it if it repeats.',
+  );
 }
 
 function perCallRefusal(credits: number, limit: number): CostRefusedError {
@@ -181,48 +181,11 @@ function perUserDayRefusal(owner: string, spent: number, credits: number, limit:
   );
 }
 
-/**
- * Duplicate check: the newest record with this fingerprint (same owner) that may still start or run a job.
- * @throws whatever the job store throws when it cannot be read.
- */
-export async function checkDuplicate(
-  deps: GuardDeps,
-  tool: string,
-  fp: string,
-  owner: string | undefined,
-): Promise<CostRefusedError | undefined> {
-  const dup = await findActiveDuplicate(deps, fp, owner);
-  return dup ? duplicateRefusal(tool, dup) : undefined;
-}
-
-/**
- * The newest record with this fingerprint (same owner; any owner on stdio) that may still start or run a job.
- * A read before consent; `store.admit` applies the same rule (ACTIVE_SQL) again inside its transaction.
- */
-async function findActiveDuplicate(deps: GuardDeps, fp: string, owner: string | undefined) {
-  // Pending intents have status `submitted`, unknown ones `unknown` (record.ts newRecord / billing/settle.ts).
-  const candidates = await deps.jobs.list({ owner, status: ['submitted', 'processing', 'unknown'] });
-  return candidates.find((r) => r.fingerprint === fp && mayStillRun(r));
-}
-
 export function duplicateRefusal(tool: string, dup: JobRecord): CostRefusedError {
   return new CostRefusedError(
     'duplicate',
     `Refused as a duplicate: an identical ${tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
     `Follow the earlier job with wait_for_jobs or get_job (handles ["${dup.handle}"])${dup.status === 'unknown' ? '; its submission outcome is unknown, so check the platform project list first' : ''}. Only if the user wants a second identical job, call again with allow_duplicate: true.`,
-  );
-}
-
-/**
- * An estimate the ceilings can compare: NaN passes every `>` test and would slip past them, and a negative
- * figure would lower the day's spend. Neither is a price, so the call is refused unsent.
- */
-function unusableEstimate(est: Estimate): CostRefusedError | undefined {
-  if (Number.isFinite(est.credits) && est.credits >= 0) return undefined;
-  return new CostRefusedError(
-    'per_call',
-    `Refused: the cost estimate (${String(est.credits)} credits; ${est.basis}) is not a usable price, so the ceilings cannot be applied. Nothing was sent or charged.`,
-    'Check the inputs that drive the price (template, model, quote) and try again; report it if it repeats.',
   );
 }
 
@@ -234,7 +197,7 @@ function unusableEstimate(est: Estimate): CostRefusedError | undefined {
 export function admitRules(
   deps: Pick<GuardDeps, 'config' | 'now'>,
   req: Pick<GuardRequest, 'owner' | 'allowDuplicate'>,
-  decision: Extract<GuardDecision, { kind: 'allow' }>,
+  decision: Pick<Extract<GuardDecision, { kind: 'allow' }>, 'fingerprint' | 'duplicateOf' | 'nonce'>,
   exclusive?: AdmitRules['exclusive'],
 ): AdmitRules {
   const owner = req.owner;
@@ -254,13 +217,12 @@ export function admitRules(
 }
 
 /** The error for a refusal from `store.admit` (nothing was written or sent); `exclusive` is the caller's. */
-export function refusalError(
-  tool: string,
-  r: Exclude<AdmitRefusal, { reason: 'exclusive' | 'token_used' }>,
-): GenplatError {
+export function refusalError(tool: string, r: PrecheckRefusal): CostRefusedError {
   switch (r.reason) {
     case 'per_call':
-      return perCallRefusal(r.credits, r.limit);
+      return Number.isFinite(r.credits) && r.credits >= 0
+        ? perCallRefusal(r.credits, r.limit)
+        : unusableEstimateRefusal(r.credits);
     case 'per_day':
       return perDayRefusal(r.spent, r.credits, r.limit);
     case 'per_user_day':
@@ -298,17 +260,9 @@ function requestFingerprint(tool: string, request: GuardRequest['request']): str
  */
 export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<GuardDecision> {
   const est = req.estimate;
-  const ceiling = unusableEstimate(est) ?? (await checkCeilings(deps, est, req.owner));
-  if (ceiling) return { kind: 'refuse', error: ceiling };
-
   const fp = requestFingerprint(req.tool, req.request);
-  let earlier: JobRecord | undefined;
-  if (!req.allowDuplicate) {
-    const dup = await checkDuplicate(deps, req.tool, fp, req.owner);
-    if (dup) return { kind: 'refuse', error: dup };
-  } else {
-    earlier = await findUnsettledDuplicate(deps, fp, req.owner);
-  }
+  const { refusal, earlier } = await precheck(deps, est.credits, { ...req, fingerprint: fp });
+  if (refusal) return { kind: 'refuse', error: refusalError(req.tool, refusal as PrecheckRefusal) };
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
   const expected = {

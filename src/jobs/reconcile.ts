@@ -47,10 +47,14 @@ export function reportedCharge(r: Pick<JobRecord, 'creditsCharged' | 'platformEs
  * refunds, else the quote. Never negative; a rejected submission counts nothing.
  */
 export function countedCredits(r: Figures): number {
-  if (r.outcome === 'rejected') return 0;
-  const quote = r.estimate?.credits ?? 0;
+  // Not admitted here (a job followed by id has no quote) or rejected: not on our spend (COUNTED_SQL).
+  if (r.outcome === 'rejected' || !r.estimate) return 0;
+  const quote = r.estimate.credits;
   const reported = reportedCharge(r);
-  const spent = mayStillRun(r) ? Math.max(quote, reported ?? 0) : (r.creditsCharged ?? reported ?? quote);
+  // Final without a reported charge: never below the quote (issue 18), as spendSql.
+  const spent = mayStillRun(r)
+    ? Math.max(quote, reported ?? 0)
+    : (r.creditsCharged ?? Math.max(r.platformEstimate ?? 0, quote));
   return Math.max(0, spent - (r.creditsRefunded ?? 0));
 }
 

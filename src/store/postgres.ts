@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import {
-  ACTIVE_SQL,
   AUDIT_COLUMNS,
   auditAppendSql,
   auditChanged,
@@ -24,18 +23,24 @@ import {
   auditSelectSql,
   COLUMNS,
   CONSENT_KEY_BYTES,
+  type FactName,
+  factPlan,
+  factSql,
+  factsFrom,
   fromAuditRow,
   fromData,
   jobKeyColumn,
   mergePatch,
+  NEWEST_FIRST,
   NONCE_GRACE_MS,
   newRecord,
   nonceHash,
   pgPlaceholders,
-  spendSql,
   toRow,
 } from './record.js';
 import {
+  type AdmissionFacts,
+  type AdmissionRule,
   type AdmitResult,
   type AdmitRules,
   type AuditEvent,
@@ -132,14 +137,17 @@ const MIGRATIONS: string[][] = [
 const REWRITE_ROWS_AFTER = new Set([2]);
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const ORDER = 'ORDER BY created_at DESC, seq DESC';
+const ORDER = NEWEST_FIRST;
 const $ = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
 const INSERT = `INSERT INTO genplat_jobs (${COLUMNS.join(', ')}) VALUES (${$(COLUMNS.length)})`;
 const UPDATE = `UPDATE genplat_jobs SET ${COLUMNS.slice(1)
   .map((c, i) => `${c} = $${i + 1}`)
   .join(', ')} WHERE id = $${COLUMNS.length}`;
-const SPEND = `SELECT ${spendSql('GREATEST')} AS spent FROM genplat_jobs WHERE outcome <> 'rejected' AND created_at >= $1`;
-const OWNER_SPEND = `${SPEND} AND owner = $2`;
+const FACTS = Object.fromEntries(
+  Object.entries(factSql('genplat_jobs', 'GREATEST')).map(([k, sql]) => [k, pgPlaceholders(sql)]),
+) as Record<FactName, string>;
+const SPEND = FACTS.spentToday;
+const OWNER_SPEND = FACTS.spentByOwner;
 const AUDIT = `INSERT INTO genplat_audit (${AUDIT_COLUMNS.join(', ')}) VALUES (${$(AUDIT_COLUMNS.length)})`;
 const AUDIT_APPEND = pgPlaceholders(auditAppendSql('genplat_audit'));
 
@@ -190,53 +198,30 @@ class PostgresStore implements Store {
     return (await this.pool.query<R>(sql, args)).rows;
   }
 
-  async admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult> {
+  /** The facts `rules` names, read on `c` (inside `admit`'s transaction) or on the pool (plainly). */
+  private async facts(rules: AdmitRules, c: pg.Pool | pg.PoolClient): Promise<AdmissionFacts> {
+    const rows = [];
+    for (const { fact, args } of factPlan(rules)) {
+      const { rows: found } = await c.query<Record<string, unknown>>(FACTS[fact], args);
+      rows.push({ fact, row: found[0] });
+    }
+    return factsFrom(this.now(), rows);
+  }
+
+  async readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts> {
+    if (this.closed) throw new Error('The job store is closed.');
+    return this.facts(rules, this.pool);
+  }
+
+  async admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult> {
     await this.pruneNow();
     const credits = intent.estimate?.credits ?? 0;
-    if (credits > rules.maxCreditsPerCall) {
-      return { admitted: false, reason: 'per_call', limit: rules.maxCreditsPerCall, credits };
-    }
     return this.tx(async (c): Promise<AdmitResult> => {
+      // Every instance's admissions for this account are serialized: the spend and records read below cannot
+      // change before the insert commits.
       await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
-      const spent = Number((await c.query<{ spent: number }>(SPEND, [rules.dayStart.getTime()])).rows[0]?.spent ?? 0);
-      if (spent + credits > rules.maxCreditsPerDay) {
-        return { admitted: false, reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent };
-      }
-      // Under the same account lock: every instance's admissions for this account are serialized, so the
-      // caller's spend read here cannot change before the insert below commits.
-      if (rules.user) {
-        const { owner, maxCreditsPerDay: limit } = rules.user;
-        const { rows } = await c.query<{ spent: number }>(OWNER_SPEND, [rules.dayStart.getTime(), owner]);
-        const mine = Number(rows[0]?.spent ?? 0);
-        if (mine + credits > limit)
-          return { admitted: false, reason: 'per_user_day', owner, limit, credits, spent: mine };
-      }
-      if (rules.duplicate) {
-        const { rows } = await c.query<{ data: string }>(
-          `SELECT data FROM genplat_jobs WHERE fingerprint = $1 AND ($2::text IS NULL OR owner = $2) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
-          [rules.duplicate.fingerprint, rules.duplicate.owner ?? null],
-        );
-        if (rows[0]) return { admitted: false, reason: 'duplicate', record: fromData(rows[0].data) };
-      }
-      if (rules.unsettled) {
-        const { rows } = await c.query<{ data: string }>(
-          `SELECT data FROM genplat_jobs WHERE fingerprint = $1 AND ($2::text IS NULL OR owner = $2) AND outcome IN ('pending', 'unknown') AND id <> $3 ${ORDER} LIMIT 1`,
-          [rules.unsettled.fingerprint, rules.unsettled.owner ?? null, rules.unsettled.except ?? ''],
-        );
-        if (rows[0]) return { admitted: false, reason: 'unsettled', record: fromData(rows[0].data) };
-      }
-      if (rules.exclusive) {
-        const { rows } = await c.query<{ data: string }>(
-          `SELECT data FROM genplat_jobs WHERE exclusive_key = $1 AND ${ACTIVE_SQL} AND (handle NOT LIKE 'submission:%' OR created_at >= $2) ${ORDER} LIMIT 1`,
-          [rules.exclusive.key, rules.exclusive.staleBefore.getTime()],
-        );
-        if (rows[0]) return { admitted: false, reason: 'exclusive', record: fromData(rows[0].data) };
-      }
-      // An expired token is spent, whatever its HMAC said a moment ago: its nonce row may already be pruned, so
-      // the insert below could succeed a second time. Checked on the store's clock, inside the transaction.
-      if (rules.nonce && rules.nonce.expiresAt.getTime() <= this.now().getTime()) {
-        return { admitted: false, reason: 'token_used' };
-      }
+      const refusal = rule(credits, await this.facts(rules, c), rules);
+      if (refusal) return { admitted: false, ...refusal };
       if (rules.nonce) {
         const { rowCount } = await c.query(
           'INSERT INTO genplat_nonces (hash, expires_at) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',

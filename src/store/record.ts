@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { encodeHandle, type JobRef, jobKey, recordRef } from '../jobs/handle.js';
-import type { AuditEvent, JobPatch, JobRecord, NewJobRecord } from './types.js';
+import type { AdmissionFacts, AdmitRules, AuditEvent, JobPatch, JobRecord, NewJobRecord } from './types.js';
 
 /** Fields fixed at intent time; a patch never changes them (same list as the 0.1 ledger). */
 const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'updatedAt'] as const;
@@ -132,20 +132,83 @@ export function fromData(data: string): JobRecord {
 export const ACTIVE_SQL = `(outcome IN ('pending', 'unknown') OR (outcome = 'submitted' AND status IN ('submitted', 'processing')))`;
 
 /**
- * Spend of one record, the 0.1 ledger's `spendSince` as one SQL expression (both backends use it; `greatest`
- * is `MAX` in SQLite and `GREATEST` in PostgreSQL):
+ * Spend of one record, as one SQL expression (both backends use it; `greatest` is `MAX` in SQLite and
+ * `GREATEST` in PostgreSQL; SQLite's MAX is NULL when any argument is, hence the COALESCEs):
  * - while the job may still run, a reported charge is provisional (the upscale status reads 0 while preparing,
- *   though the attempt was charged on acceptance): never below the estimate;
- * - once final, the reported charge if known, else the estimate;
+ *   though the attempt was charged on acceptance): never below the quote;
+ * - once final, the charge the platform reported; when it never reported one, the larger of its own estimate
+ *   and our quote (issue 18: the ceilings count a proven figure, and an unbounded quote is the per-call
+ *   ceiling, so a job whose charge is never reported is never counted low);
  * - minus refunds, but a refund never makes one job count as negative spend.
- * Records whose outcome is `rejected` cost nothing and are filtered out by the caller's WHERE.
+ * Which records count at all is `COUNTED_SQL`.
  */
 export function spendSql(greatest: 'MAX' | 'GREATEST'): string {
   const est = 'COALESCE(estimate_credits, 0)';
-  // `countedCredits`: the platform's figure is its charge, else its own estimate (`reportedCharge`, the larger
-  // of both while running); final = charge ?? platform estimate ?? quote.
-  const spent = `CASE WHEN ${ACTIVE_SQL} THEN ${greatest}(COALESCE(charged, 0), COALESCE(platform_estimate, 0), ${est}) ELSE COALESCE(charged, platform_estimate, ${est}) END`;
+  const pe = 'COALESCE(platform_estimate, 0)';
+  const spent = `CASE WHEN ${ACTIVE_SQL} THEN ${greatest}(COALESCE(charged, 0), ${pe}, ${est}) ELSE COALESCE(charged, ${greatest}(${pe}, ${est})) END`;
   return `COALESCE(SUM(${greatest}(0, ${spent} - COALESCE(refunded, 0))), 0)`;
+}
+
+/**
+ * The records whose spend counts: calls this store admitted (they carry the quote they were admitted with),
+ * not rejected ones (nothing was charged). A job followed by id (`get_job {kind, id}`, `track`) has no quote:
+ * it was started elsewhere, maybe days ago, and reading it must never put its charge on today's spend (issue 18).
+ */
+export const COUNTED_SQL = `outcome <> 'rejected' AND estimate_credits IS NOT NULL`;
+
+/** Newest first; `seq` breaks ties of one millisecond. */
+export const NEWEST_FIRST = 'ORDER BY created_at DESC, seq DESC';
+
+/**
+ * The queries behind `AdmissionFacts`, with `?` placeholders (PostgreSQL renumbers them with `pgPlaceholders`).
+ * An undefined owner (stdio) matches records of every owner, as the 0.1 ledger did.
+ */
+export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
+  const spend = `SELECT ${spendSql(greatest)} AS spent FROM ${table} WHERE ${COUNTED_SQL} AND created_at >= ?`;
+  const anyOwner = '(CAST(? AS TEXT) IS NULL OR owner = ?)';
+  return {
+    spentToday: spend,
+    spentByOwner: `${spend} AND owner = ?`,
+    duplicate: `SELECT data FROM ${table} WHERE fingerprint = ? AND ${anyOwner} AND ${ACTIVE_SQL} ${NEWEST_FIRST} LIMIT 1`,
+    unsettled: `SELECT data FROM ${table} WHERE fingerprint = ? AND ${anyOwner} AND outcome IN ('pending', 'unknown') AND id <> ? ${NEWEST_FIRST} LIMIT 1`,
+    // Records without platform ids (`submission:` handles: pending or unknown) block only when recent:
+    // nothing can ever re-read them (AdmitRules.exclusive).
+    exclusive: `SELECT data FROM ${table} WHERE exclusive_key = ? AND ${ACTIVE_SQL} AND (handle NOT LIKE 'submission:%' OR created_at >= ?) ${NEWEST_FIRST} LIMIT 1`,
+  } as const;
+}
+
+export type FactName = keyof ReturnType<typeof factSql>;
+
+/** Which fact queries `rules` needs, with their arguments, in `factSql` order. */
+export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | number | null)[] }[] {
+  const day = rules.dayStart.getTime();
+  const plan: { fact: FactName; args: (string | number | null)[] }[] = [{ fact: 'spentToday', args: [day] }];
+  if (rules.user) plan.push({ fact: 'spentByOwner', args: [day, rules.user.owner] });
+  if (rules.duplicate) {
+    const o = rules.duplicate.owner ?? null;
+    plan.push({ fact: 'duplicate', args: [rules.duplicate.fingerprint, o, o] });
+  }
+  if (rules.unsettled) {
+    const o = rules.unsettled.owner ?? null;
+    plan.push({ fact: 'unsettled', args: [rules.unsettled.fingerprint, o, o, rules.unsettled.except ?? ''] });
+  }
+  if (rules.exclusive) {
+    plan.push({ fact: 'exclusive', args: [rules.exclusive.key, rules.exclusive.staleBefore.getTime()] });
+  }
+  return plan;
+}
+
+/** Folds the rows the plan's queries returned (one row or none each) into `AdmissionFacts`. */
+export function factsFrom(
+  now: Date,
+  rows: { fact: FactName; row: Record<string, unknown> | undefined }[],
+): AdmissionFacts {
+  const facts: AdmissionFacts = { now, spentToday: 0 };
+  for (const { fact, row } of rows) {
+    if (fact === 'spentToday' || fact === 'spentByOwner') facts[fact] = Number(row?.spent ?? 0);
+    else facts[fact] = row ? fromData(String(row.data)) : undefined;
+  }
+  return facts;
 }
 
 /** Nonces are kept as sha256 hex (as the 0.1 `nonces/` files were named), so the import copies them as is. */

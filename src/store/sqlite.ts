@@ -17,7 +17,6 @@ import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import { createLogger, type Logger } from '../log.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
-  ACTIVE_SQL,
   AUDIT_COLUMNS,
   auditAppendSql,
   auditChanged,
@@ -25,19 +24,25 @@ import {
   auditSelectSql,
   COLUMNS,
   CONSENT_KEY_BYTES,
+  type FactName,
+  factPlan,
+  factSql,
+  factsFrom,
   fromAuditRow,
   fromData,
   jobKeyColumn,
   mergePatch,
+  NEWEST_FIRST,
   NONCE_GRACE_MS,
   newRecord,
   nonceHash,
-  spendSql,
   toRow,
 } from './record.js';
 import { loadSqlite } from './sqlite-module.js';
 import { storeStateError } from './state-errors.js';
 import {
+  type AdmissionFacts,
+  type AdmissionRule,
   type AdmitResult,
   type AdmitRules,
   type AuditEvent,
@@ -136,7 +141,8 @@ const REWRITE_ROWS_AFTER = new Set([2]);
 
 /** Expired nonces and leases are deleted this often per process: they only need to outlive their token/lease. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const ORDER = 'ORDER BY created_at DESC, seq DESC';
+const ORDER = NEWEST_FIRST;
+const FACTS = factSql('jobs', 'MAX');
 const INSERT = `INSERT INTO jobs (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const UPDATE = `UPDATE jobs SET ${COLUMNS.slice(1)
   .map((c) => `${c} = ?`)
@@ -147,13 +153,9 @@ class SqliteStore implements Store {
   private closed = false;
   private lastPrune = 0;
   private readonly st: Record<
-    | 'spend'
-    | 'ownerSpend'
+    | FactName
     | 'audit'
     | 'auditAppend'
-    | 'duplicate'
-    | 'unsettled'
-    | 'exclusive'
     | 'nonce'
     | 'insert'
     | 'update'
@@ -175,21 +177,9 @@ class SqliteStore implements Store {
     this.description = `SQLite ${path}`;
     const p = (sql: string) => db.prepare(sql);
     this.st = {
-      spend: p(`SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ?`),
-      ownerSpend: p(
-        `SELECT ${spendSql('MAX')} AS spent FROM jobs WHERE outcome <> 'rejected' AND created_at >= ? AND owner = ?`,
-      ),
+      ...(Object.fromEntries(Object.entries(FACTS).map(([k, sql]) => [k, p(sql)])) as Record<FactName, StatementSync>),
       audit: p(`INSERT INTO audit (${AUDIT_COLUMNS.join(', ')}) VALUES (${AUDIT_COLUMNS.map(() => '?').join(', ')})`),
       auditAppend: p(auditAppendSql('audit')),
-      duplicate: p(
-        `SELECT data FROM jobs WHERE fingerprint = ? AND (? IS NULL OR owner = ?) AND ${ACTIVE_SQL} ${ORDER} LIMIT 1`,
-      ),
-      unsettled: p(
-        `SELECT data FROM jobs WHERE fingerprint = ? AND (? IS NULL OR owner = ?) AND outcome IN ('pending', 'unknown') AND id <> ? ${ORDER} LIMIT 1`,
-      ),
-      exclusive: p(
-        `SELECT data FROM jobs WHERE exclusive_key = ? AND ${ACTIVE_SQL} AND (handle NOT LIKE 'submission:%' OR created_at >= ?) ${ORDER} LIMIT 1`,
-      ),
       byJobKey: p(`SELECT data FROM jobs WHERE job_key = ? ${ORDER} LIMIT 1`),
       nonce: p('INSERT INTO nonces (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
       insert: p(INSERT),
@@ -237,51 +227,27 @@ class SqliteStore implements Store {
     }
   }
 
-  private spentSince(since: Date): number {
-    return Number((this.st.spend.get(since.getTime()) as { spent: number }).spent);
+  /** The facts `rules` names, read on this connection (inside `admit`'s transaction, or plainly). */
+  private facts(rules: AdmitRules): AdmissionFacts {
+    const rows = factPlan(rules).map(({ fact, args }) => ({
+      fact,
+      row: this.st[fact].get(...args) as Record<string, unknown> | undefined,
+    }));
+    return factsFrom(this.now(), rows);
   }
 
-  async admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult> {
+  async readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts> {
+    this.open();
+    return this.facts(rules);
+  }
+
+  async admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult> {
     this.open();
     this.pruneNow();
     const credits = intent.estimate?.credits ?? 0;
-    if (credits > rules.maxCreditsPerCall) {
-      return { admitted: false, reason: 'per_call', limit: rules.maxCreditsPerCall, credits };
-    }
     return this.tx((): AdmitResult => {
-      const spent = this.spentSince(rules.dayStart);
-      if (spent + credits > rules.maxCreditsPerDay) {
-        return { admitted: false, reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent };
-      }
-      if (rules.user) {
-        const { owner, maxCreditsPerDay: limit } = rules.user;
-        const mine = Number((this.st.ownerSpend.get(rules.dayStart.getTime(), owner) as { spent: number }).spent);
-        if (mine + credits > limit)
-          return { admitted: false, reason: 'per_user_day', owner, limit, credits, spent: mine };
-      }
-      if (rules.duplicate) {
-        const owner = rules.duplicate.owner ?? null;
-        const row = this.st.duplicate.get(rules.duplicate.fingerprint, owner, owner) as { data: string } | undefined;
-        if (row) return { admitted: false, reason: 'duplicate', record: fromData(row.data) };
-      }
-      if (rules.unsettled) {
-        const { fingerprint, owner, except } = rules.unsettled;
-        const row = this.st.unsettled.get(fingerprint, owner ?? null, owner ?? null, except ?? '') as
-          | { data: string }
-          | undefined;
-        if (row) return { admitted: false, reason: 'unsettled', record: fromData(row.data) };
-      }
-      if (rules.exclusive) {
-        const row = this.st.exclusive.get(rules.exclusive.key, rules.exclusive.staleBefore.getTime()) as
-          | { data: string }
-          | undefined;
-        if (row) return { admitted: false, reason: 'exclusive', record: fromData(row.data) };
-      }
-      // An expired token is spent, whatever its HMAC said a moment ago: its nonce row may already be pruned, so
-      // the insert below could succeed a second time. Checked on the store's clock, inside the transaction.
-      if (rules.nonce && rules.nonce.expiresAt.getTime() <= this.now().getTime()) {
-        return { admitted: false, reason: 'token_used' };
-      }
+      const refusal = rule(credits, this.facts(rules), rules);
+      if (refusal) return { admitted: false, ...refusal };
       if (rules.nonce) {
         const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
         if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
@@ -368,8 +334,9 @@ class SqliteStore implements Store {
 
   async spendSince(since: Date, owner?: string): Promise<number> {
     this.open();
-    if (owner === undefined) return this.spentSince(since);
-    return Number((this.st.ownerSpend.get(since.getTime(), owner) as { spent: number }).spent);
+    const row =
+      owner === undefined ? this.st.spentToday.get(since.getTime()) : this.st.spentByOwner.get(since.getTime(), owner);
+    return Number((row as { spent: number }).spent);
   }
 
   async auditEvents(filter: AuditFilter = {}): Promise<AuditEvent[]> {

@@ -71,6 +71,31 @@ export type AdmitRefusal =
 
 export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: false } & AdmitRefusal);
 
+/**
+ * What a store reads for an admission: only what `rules` names (no `user` → no owner spend, …). Read under the
+ * store's lock inside `admit`, or plainly by `readAdmissionFacts` for the pre-check before consent.
+ */
+export interface AdmissionFacts {
+  /** The store's clock (token expiry is judged on it). */
+  now: Date;
+  /** Account-wide spend since `rules.dayStart` (`spendSql`). */
+  spentToday: number;
+  /** `rules.user.owner`'s spend since `rules.dayStart`; undefined without `rules.user`. */
+  spentByOwner?: number | undefined;
+  /** The newest identical record that may still run (`rules.duplicate`). */
+  duplicate?: JobRecord | undefined;
+  /** The newest identical pending/unknown record other than `rules.unsettled.except`. */
+  unsettled?: JobRecord | undefined;
+  /** The active holder of `rules.exclusive.key`. */
+  exclusive?: JobRecord | undefined;
+}
+
+/**
+ * The admission rule (`src/paid/admission.ts` `evaluateAdmission`): pure, given the facts. The store takes it as
+ * an argument so the store layer decides nothing and imports nothing of the paid path.
+ */
+export type AdmissionRule = (credits: number, facts: AdmissionFacts, rules: AdmitRules) => AdmitRefusal | undefined;
+
 /** What the answer to the POST taught us. Always durable before `settle` resolves (invariant 3). */
 export interface Settlement {
   outcome: 'submitted' | 'rejected' | 'unknown';
@@ -147,8 +172,14 @@ export interface AuditFilter {
 export interface Store {
   /** Which backend and where (no credentials): for `doctor` and logs. */
   readonly description: string;
-  /** One transaction: refuses with the first rule that fails, or inserts the intent (outcome `pending`). */
-  admit(intent: NewJobRecord, rules: AdmitRules): Promise<AdmitResult>;
+  /**
+   * One transaction: reads the facts `rules` names under the store's lock, asks `rule` (refuses with what it
+   * answers), consumes the token's nonce (a unique insert: `token_used` when already there), and inserts the
+   * intent (outcome `pending`).
+   */
+  admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult>;
+  /** The same facts as `admit` reads, without a lock or a write: for the pre-check before consent. */
+  readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts>;
   /**
    * Inserts a record for a job started elsewhere (get_job by kind + id): no admission, it cost nothing here.
    */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeEvent, LEDGER_VERSION } from '../../src/jobs/ledger-codec.js';
 import { StateError } from '../../src/jobs/state-error.js';
+import { evaluateAdmission } from '../../src/paid/admission.js';
 import { openConfiguredStore } from '../../src/store/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { loadSqlite } from '../../src/store/sqlite-module.js';
@@ -108,7 +109,7 @@ describe('a damaged state dir (genplat.db)', () => {
     holder.exec('BEGIN IMMEDIATE');
     try {
       const err = await store
-        .admit(newRecord(), { maxCreditsPerCall: 1e6, maxCreditsPerDay: 1e6, dayStart: new Date(0) })
+        .admit(newRecord(), { maxCreditsPerCall: 1e6, maxCreditsPerDay: 1e6, dayStart: new Date(0) }, evaluateAdmission)
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StateError);
       expect((err as StateError).message).toMatch(/locked by another process/);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { utcDayStart } from '../../src/cost/guard.js';
 import { issueToken, verifyToken } from '../../src/cost/token.js';
+import { evaluateAdmission } from '../../src/paid/admission.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { writeLedger01 } from '../helpers/ledger01.js';
 import { intent, rules } from './suite.js';
@@ -54,16 +55,24 @@ describe('importing a 0.1 state dir into SQLite', () => {
     expect(old.spend).toBe(90 + 200 + 300);
     expect(await store.get('actor_video:v1')).toMatchObject({ id: old.ids.done.id, creditsCharged: 90 });
     // the unknown outcome still blocks a duplicate, as it did in 0.1
-    const dup = await store.admit(intent({ fingerprint: 'lost' }), {
-      ...rules({ dayStart: utcDayStart(Date.now()) }),
-      duplicate: { fingerprint: 'lost', owner: undefined },
-    });
+    const dup = await store.admit(
+      intent({ fingerprint: 'lost' }),
+      {
+        ...rules({ dayStart: utcDayStart(Date.now()) }),
+        duplicate: { fingerprint: 'lost', owner: undefined },
+      },
+      evaluateAdmission,
+    );
     expect(dup).toMatchObject({ admitted: false, reason: 'duplicate', record: { id: old.ids.lost.id } });
     // the token already redeemed under 0.1 stays used; the secret still verifies tokens 0.1 issued
-    const reuse = await store.admit(intent({ fingerprint: 'x' }), {
-      ...rules({ dayStart: utcDayStart(Date.now()) }),
-      nonce: { value: old.nonce, expiresAt: old.expiresAt },
-    });
+    const reuse = await store.admit(
+      intent({ fingerprint: 'x' }),
+      {
+        ...rules({ dayStart: utcDayStart(Date.now()) }),
+        nonce: { value: old.nonce, expiresAt: old.expiresAt },
+      },
+      evaluateAdmission,
+    );
     expect(reuse).toEqual({ admitted: false, reason: 'token_used' });
     expect((await store.consentKey()).equals(old.secret)).toBe(true);
     // set aside, and never imported twice

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedCredits } from '../../src/jobs/reconcile.js';
 import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
+import { evaluateAdmission } from '../../src/paid/admission.js';
 import { type AdmitRules, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
 
 export interface Location {
@@ -41,7 +42,7 @@ export function rules(over: Partial<AdmitRules> = {}): AdmitRules {
 }
 
 async function admitted(store: Store, i: NewJobRecord, r: AdmitRules = rules()) {
-  const res = await store.admit(i, r);
+  const res = await store.admit(i, r, evaluateAdmission);
   if (!res.admitted) throw new Error(`expected admission, got ${res.reason}`);
   return res.record;
 }
@@ -90,7 +91,7 @@ export function storeSuite(name: string, backend: Backend): void {
 
     it('refuses above the per-call ceiling and writes nothing', async () => {
       const s = await fresh();
-      const res = await s.admit(intent({}, 501), rules({ maxCreditsPerCall: 500 }));
+      const res = await s.admit(intent({}, 501), rules({ maxCreditsPerCall: 500 }), evaluateAdmission);
       expect(res).toEqual({ admitted: false, reason: 'per_call', limit: 500, credits: 501 });
       expect(await admitted(s, intent({}, 500), rules({ maxCreditsPerCall: 500 }))).toBeDefined();
       expect(await s.list()).toHaveLength(1);
@@ -106,7 +107,7 @@ export function storeSuite(name: string, backend: Backend): void {
       const day = rules({ maxCreditsPerDay: 300 });
       await admitted(s, intent({ fingerprint: 'a', owner: 'alice' }), day);
       await admitted(s, intent({ fingerprint: 'b', owner: 'bob' }), day);
-      const over = await s.admit(intent({ fingerprint: 'c', owner: 'carol' }, 101), day);
+      const over = await s.admit(intent({ fingerprint: 'c', owner: 'carol' }, 101), day, evaluateAdmission);
       expect(over).toEqual({ admitted: false, reason: 'per_day', limit: 300, credits: 101, spent: 200 });
       await admitted(s, intent({ fingerprint: 'c', owner: 'carol' }, 100), day);
       expect(await s.spendSince(DAY)).toBe(300);
@@ -118,19 +119,26 @@ export function storeSuite(name: string, backend: Backend): void {
       const s = await fresh();
       const dup = (owner?: string) => rules({ duplicate: { fingerprint: 'fp-1', owner } });
       const first = await admitted(s, intent({ owner: 'alice' }), dup('alice'));
-      const again = await s.admit(intent({ owner: 'alice' }), dup('alice'));
+      const again = await s.admit(intent({ owner: 'alice' }), dup('alice'), evaluateAdmission);
       expect(again).toMatchObject({ admitted: false, reason: 'duplicate', record: { id: first.id } });
       // another owner's job is not a duplicate; stdio (owner undefined) matches every owner
       const bobs = await admitted(s, intent({ owner: 'bob' }), dup('bob'));
-      expect(await s.admit(intent(), dup(undefined))).toMatchObject({ reason: 'duplicate', record: { id: bobs.id } });
+      expect(await s.admit(intent(), dup(undefined), evaluateAdmission)).toMatchObject({
+        reason: 'duplicate',
+        record: { id: bobs.id },
+      });
       // allow_duplicate: no rule
       await admitted(s, intent({ owner: 'alice' }), rules());
       // unknown outcome stays active; a job still processing too; completed and rejected do not
       const carol = await admitted(s, intent({ owner: 'carol' }), dup('carol'));
       await s.settle(carol.id, { outcome: 'unknown', reason: 'timeout' });
-      expect(await s.admit(intent({ owner: 'carol' }), dup('carol'))).toMatchObject({ reason: 'duplicate' });
+      expect(await s.admit(intent({ owner: 'carol' }), dup('carol'), evaluateAdmission)).toMatchObject({
+        reason: 'duplicate',
+      });
       await s.settle(carol.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:v1' });
-      expect(await s.admit(intent({ owner: 'carol' }), dup('carol'))).toMatchObject({ reason: 'duplicate' });
+      expect(await s.admit(intent({ owner: 'carol' }), dup('carol'), evaluateAdmission)).toMatchObject({
+        reason: 'duplicate',
+      });
       await s.observe(carol.id, { status: 'completed' });
       await admitted(s, intent({ owner: 'carol' }), dup('carol'));
       const dan = await admitted(s, intent({ owner: 'dan' }), dup('dan'));
@@ -142,12 +150,12 @@ export function storeSuite(name: string, backend: Backend): void {
     it('consumes a confirmation nonce once; a refused call does not use it up', async () => {
       const s = await fresh();
       const nonce = { value: 'nonce-1', expiresAt: new Date('2026-03-10T12:10:00.000Z') };
-      const refused = await s.admit(intent({}, 2000), rules({ nonce, maxCreditsPerDay: 100 }));
+      const refused = await s.admit(intent({}, 2000), rules({ nonce, maxCreditsPerDay: 100 }), evaluateAdmission);
       expect(refused).toMatchObject({ admitted: false, reason: 'per_call' });
-      const dayRefused = await s.admit(intent(), rules({ nonce, maxCreditsPerDay: 50 }));
+      const dayRefused = await s.admit(intent(), rules({ nonce, maxCreditsPerDay: 50 }), evaluateAdmission);
       expect(dayRefused).toMatchObject({ admitted: false, reason: 'per_day' });
       await admitted(s, intent(), rules({ nonce }));
-      expect(await s.admit(intent({ fingerprint: 'other' }), rules({ nonce }))).toEqual({
+      expect(await s.admit(intent({ fingerprint: 'other' }), rules({ nonce }), evaluateAdmission)).toEqual({
         admitted: false,
         reason: 'token_used',
       });
@@ -195,7 +203,7 @@ export function storeSuite(name: string, backend: Backend): void {
       // instance could insert it again and send a second paid POST on one consent.
       await admitted(pruner, intent({ fingerprint: 'pruner-1' }));
       admitterClock = new Date(t0 + 5 * 60_000);
-      expect(await admitter.admit(intent({ fingerprint: 'second' }), rules({ nonce }))).toEqual({
+      expect(await admitter.admit(intent({ fingerprint: 'second' }), rules({ nonce }), evaluateAdmission)).toEqual({
         admitted: false,
         reason: 'token_used',
       });
@@ -204,7 +212,7 @@ export function storeSuite(name: string, backend: Backend): void {
       const late = await loc.open({ now: () => prunerClock });
       await admitted(late, intent({ fingerprint: 'pruner-2' }));
       admitterClock = new Date(t0 + 11 * 60_000);
-      expect(await admitter.admit(intent({ fingerprint: 'third' }), rules({ nonce }))).toEqual({
+      expect(await admitter.admit(intent({ fingerprint: 'third' }), rules({ nonce }), evaluateAdmission)).toEqual({
         admitted: false,
         reason: 'token_used',
       });
@@ -245,7 +253,8 @@ export function storeSuite(name: string, backend: Backend): void {
         [250, { outcome: 'submitted', status: 'processing', creditsRefunded: 50 }],
         // The dedicated family reports only its own estimate: counted like a charge (issue 9).
         [100, { outcome: 'submitted', status: 'processing', platformEstimate: 170 }],
-        [100, { outcome: 'submitted', status: 'completed', platformEstimate: 60 }], // final: its figure
+        // Final, no charge reported: its estimate is not a charge, so never below the quote (issue 18).
+        [100, { outcome: 'submitted', status: 'completed', platformEstimate: 60 }],
         [100, { outcome: 'submitted', status: 'completed', platformEstimate: 60, creditsCharged: 90 }], // charge wins
         [100, { outcome: 'submitted', status: 'processing', platformEstimate: 120, creditsCharged: 110 }],
       ];
@@ -256,8 +265,21 @@ export function storeSuite(name: string, backend: Backend): void {
         const settled = patch ? await s.settle(mine.id, patch as never) : mine;
         expected += countedCredits(settled);
       }
-      expect(expected).toBe(100 + 150 + 100 + 80 + 100 + 0 + 0 + 0 + 100 + 200 + 170 + 60 + 90 + 120);
+      expect(expected).toBe(100 + 150 + 100 + 80 + 100 + 0 + 0 + 0 + 100 + 200 + 170 + 100 + 90 + 120);
       expect(await s.spendSince(DAY)).toBe(expected);
+      await s.close();
+    });
+
+    it('a job followed by id (track) never counts toward the spend, whatever it was charged (issue 18)', async () => {
+      const s = await fresh();
+      await admitted(s, intent({ fingerprint: 'paid-here', owner: 'alice' }, 100));
+      const followed = await s.track({ ...intent({ fingerprint: 'elsewhere', owner: 'alice' }), estimate: undefined });
+      await s.observe(followed.id, { status: 'completed', creditsCharged: 5000 });
+      expect(countedCredits(await s.get(followed.id).then((r) => r!))).toBe(0);
+      expect(await s.spendSince(DAY)).toBe(100);
+      expect(await s.spendSince(DAY, 'alice')).toBe(100);
+      const facts = await s.readAdmissionFacts(rules({ user: { owner: 'alice', maxCreditsPerDay: 150 } }));
+      expect(facts).toMatchObject({ spentToday: 100, spentByOwner: 100 });
       await s.close();
     });
 
@@ -266,24 +288,30 @@ export function storeSuite(name: string, backend: Backend): void {
       const first = await admitted(s, intent({ owner: 'alice' }));
       await s.settle(first.id, { outcome: 'unknown', status: 'unknown' });
       const past = (except?: string) => rules({ unsettled: { fingerprint: 'fp-1', owner: 'alice', except } });
-      expect(await s.admit(intent({ owner: 'alice' }), past())).toMatchObject({
+      expect(await s.admit(intent({ owner: 'alice' }), past(), evaluateAdmission)).toMatchObject({
         admitted: false,
         reason: 'unsettled',
         record: { id: first.id },
       });
       // Another owner's unknown record is not this caller's concern.
       expect(
-        (await s.admit(intent({ owner: 'bob' }), rules({ unsettled: { fingerprint: 'fp-1', owner: 'bob' } }))).admitted,
+        (
+          await s.admit(
+            intent({ owner: 'bob' }),
+            rules({ unsettled: { fingerprint: 'fp-1', owner: 'bob' } }),
+            evaluateAdmission,
+          )
+        ).admitted,
       ).toBe(true);
       const resend = await admitted(s, intent({ owner: 'alice' }), past(first.id));
       // The resend is pending now: a second resend consented past `first` only is refused (it names the resend).
-      expect(await s.admit(intent({ owner: 'alice' }), past(first.id))).toMatchObject({
+      expect(await s.admit(intent({ owner: 'alice' }), past(first.id), evaluateAdmission)).toMatchObject({
         reason: 'unsettled',
         record: { id: resend.id },
       });
       // A running (submitted) identical job is not unsettled: allow_duplicate may start a second one.
       await s.settle(resend.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:r1' });
-      expect((await s.admit(intent({ owner: 'alice' }), past(first.id))).admitted).toBe(true);
+      expect((await s.admit(intent({ owner: 'alice' }), past(first.id), evaluateAdmission)).admitted).toBe(true);
       await s.close();
     });
 
@@ -291,18 +319,27 @@ export function storeSuite(name: string, backend: Backend): void {
       const s = await fresh();
       const ex = (staleBefore = DAY) => rules({ exclusive: { key: 'video-1', staleBefore } });
       const first = await admitted(s, intent({ fingerprint: 'u1', exclusiveKey: 'video-1' }), ex());
-      expect(await s.admit(intent({ fingerprint: 'u2', exclusiveKey: 'video-1' }), ex())).toMatchObject({
+      expect(
+        await s.admit(intent({ fingerprint: 'u2', exclusiveKey: 'video-1' }), ex(), evaluateAdmission),
+      ).toMatchObject({
         reason: 'exclusive',
         record: { id: first.id },
       });
       // Pending with no platform ids, older than staleBefore: nothing can re-read it, so it stops blocking.
-      expect((await s.admit(intent({ fingerprint: 'u3' }), ex(new Date('2026-03-10T13:00:00Z')))).admitted).toBe(true);
+      expect(
+        (await s.admit(intent({ fingerprint: 'u3' }), ex(new Date('2026-03-10T13:00:00Z')), evaluateAdmission))
+          .admitted,
+      ).toBe(true);
       await s.settle(first.id, { outcome: 'submitted', status: 'processing', handle: 'upscale:t:p:v:b1' });
-      expect(await s.admit(intent({ fingerprint: 'u4' }), ex(new Date('2026-03-10T13:00:00Z')))).toMatchObject({
+      expect(
+        await s.admit(intent({ fingerprint: 'u4' }), ex(new Date('2026-03-10T13:00:00Z')), evaluateAdmission),
+      ).toMatchObject({
         reason: 'exclusive',
       });
       await s.observe(first.id, { status: 'completed' });
-      expect((await s.admit(intent({ fingerprint: 'u5', exclusiveKey: 'video-1' }), ex())).admitted).toBe(true);
+      expect(
+        (await s.admit(intent({ fingerprint: 'u5', exclusiveKey: 'video-1' }), ex(), evaluateAdmission)).admitted,
+      ).toBe(true);
       await s.close();
     });
 
@@ -360,12 +397,16 @@ export function storeSuite(name: string, backend: Backend): void {
       const [a, b] = await Promise.all([loc.open(), loc.open()]);
       const dup = rules({ duplicate: { fingerprint: 'same', owner: undefined } });
       const res = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).admit(intent({ fingerprint: 'same' }), dup)),
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).admit(intent({ fingerprint: 'same' }), dup, evaluateAdmission),
+        ),
       );
       expect(res.filter((r) => r.admitted)).toHaveLength(1);
       const day = rules({ maxCreditsPerDay: 100 + 7 * 100 });
       const res2 = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).admit(intent({ fingerprint: `d${i}` }), day)),
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).admit(intent({ fingerprint: `d${i}` }), day, evaluateAdmission),
+        ),
       );
       expect(res2.filter((r) => r.admitted)).toHaveLength(7);
       await Promise.all([a.close(), b.close()]);
@@ -382,7 +423,7 @@ export function storeSuite(name: string, backend: Backend): void {
       const a1 = await admitted(s, intent({ fingerprint: 'a1', owner: 'alice' }), alice);
       await admitted(s, intent({ fingerprint: 'b1', owner: 'bob' }, 500), bob);
       // 100 + 200 > 250: refused with alice's own figures (yesterday's 900 and bob's 500 do not count).
-      expect(await s.admit(intent({ fingerprint: 'a2', owner: 'alice' }, 200), alice)).toEqual({
+      expect(await s.admit(intent({ fingerprint: 'a2', owner: 'alice' }, 200), alice, evaluateAdmission)).toEqual({
         admitted: false,
         reason: 'per_user_day',
         owner: 'alice',
@@ -404,11 +445,11 @@ export function storeSuite(name: string, backend: Backend): void {
       await admitted(s, intent({ fingerprint: 'a4', owner: 'alice' }, 10), alice);
       expect(await s.spendSince(DAY, 'alice')).toBe(250);
       // The account ceiling is checked first, whatever the user's budget: 750 + 300 > 1000.
-      expect(await s.admit(intent({ fingerprint: 'b2', owner: 'bob' }, 300), bob)).toMatchObject({
+      expect(await s.admit(intent({ fingerprint: 'b2', owner: 'bob' }, 300), bob, evaluateAdmission)).toMatchObject({
         reason: 'per_day',
         spent: 750,
       });
-      expect(await s.admit(intent({ fingerprint: 'b2', owner: 'bob' }, 150), bob)).toMatchObject({
+      expect(await s.admit(intent({ fingerprint: 'b2', owner: 'bob' }, 150), bob, evaluateAdmission)).toMatchObject({
         reason: 'per_user_day',
         spent: 500,
         limit: 600,
@@ -425,7 +466,7 @@ export function storeSuite(name: string, backend: Backend): void {
           const owner = i % 2 ? 'alice' : 'bob';
           const limit = owner === 'alice' ? 300 : 500;
           const r = rules({ maxCreditsPerDay: account, user: { owner, maxCreditsPerDay: limit } });
-          return (i % 3 ? a : b).admit(intent({ fingerprint: `${tag}-${i}`, owner }), r);
+          return (i % 3 ? a : b).admit(intent({ fingerprint: `${tag}-${i}`, owner }), r, evaluateAdmission);
         });
         return Promise.all(calls);
       };
@@ -448,7 +489,7 @@ export function storeSuite(name: string, backend: Backend): void {
             maxCreditsPerDay: 600,
             user: { owner, maxCreditsPerDay: owner === 'alice' ? 300 : 500 },
           });
-          return (i % 3 ? c : d).admit(intent({ fingerprint: `t-${i}`, owner }), r);
+          return (i % 3 ? c : d).admit(intent({ fingerprint: `t-${i}`, owner }), r, evaluateAdmission);
         }),
       );
       const ok = res3.filter((r) => r.admitted);
@@ -464,10 +505,15 @@ export function storeSuite(name: string, backend: Backend): void {
       let clock = new Date('2026-03-10T12:00:00.000Z');
       const s = await loc.open({ now: () => clock });
       const rec = await admitted(s, intent({ owner: 'alice', consent: 'token' }, 120));
-      expect((await s.admit(intent({ fingerprint: 'big' }, 5000), rules())).admitted).toBe(false);
+      expect((await s.admit(intent({ fingerprint: 'big' }, 5000), rules(), evaluateAdmission)).admitted).toBe(false);
       expect(
-        (await s.admit(intent({ owner: 'alice' }), rules({ duplicate: { fingerprint: 'fp-1', owner: 'alice' } })))
-          .admitted,
+        (
+          await s.admit(
+            intent({ owner: 'alice' }),
+            rules({ duplicate: { fingerprint: 'fp-1', owner: 'alice' } }),
+            evaluateAdmission,
+          )
+        ).admitted,
       ).toBe(false);
       await s.track({
         ...intent({ fingerprint: 'ext' }),
@@ -527,7 +573,7 @@ export function storeSuite(name: string, backend: Backend): void {
     it('refuses every call once closed', async () => {
       const s = await fresh();
       await s.close();
-      await expect(s.admit(intent(), rules())).rejects.toThrow(/closed|ended/i);
+      await expect(s.admit(intent(), rules(), evaluateAdmission)).rejects.toThrow(/closed|ended/i);
       await expect(s.list()).rejects.toThrow(/closed|ended/i);
     });
   });

@@ -90,7 +90,9 @@ describe('the per-user ceiling before consent', () => {
     userBudgets: { bob: 1000 },
   } as unknown as Config;
   const jobs = (account: number, mine: number) =>
-    ({ spendSince: async (_s: Date, owner?: string) => (owner === undefined ? account : mine) }) as unknown as JobStore;
+    ({
+      readAdmissionFacts: async () => ({ now: new Date(), spentToday: account, spentByOwner: mine }),
+    }) as unknown as JobStore;
 
   it("counts the caller's own spend against their budget, naming it and what to do", async () => {
     const deps = (mine: number) => ({ config, jobs: jobs(5000, mine), now: () => Date.now() });

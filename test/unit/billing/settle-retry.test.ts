@@ -11,6 +11,7 @@ import { settleFailure, settleSubmission } from '../../../src/billing/settle.js'
 import { SubmissionUnknownError } from '../../../src/errors.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import { createLogger } from '../../../src/log.js';
+import { evaluateAdmission } from '../../../src/paid/admission.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import type { Store } from '../../../src/store/types.js';
 
@@ -49,6 +50,7 @@ async function intent(store: Store) {
       owner: undefined,
     },
     RULES,
+    evaluateAdmission,
   );
   if (!res.admitted) throw new Error(res.reason);
   return { rec: res.record, est };

@@ -3,17 +3,17 @@ import type { Config } from '../../../src/config.js';
 import { checkCeilings, guardCall, utcDayStart } from '../../../src/cost/guard.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
+import type { AdmitRules } from '../../../src/store/types.js';
 
 const config = { maxCreditsPerCall: 500, maxCreditsPerDay: 1000, confirm: { mode: 'never' } } as Config;
 
 function store(spent: number, seen: { since?: Date; owner?: string | undefined } = {}): JobStore {
   return {
-    spendSince: async (since: Date, owner?: string) => {
-      seen.since = since;
-      seen.owner = owner;
-      return spent;
+    readAdmissionFacts: async (rules: AdmitRules) => {
+      seen.since = rules.dayStart;
+      seen.owner = rules.user?.owner;
+      return { now: new Date(NOW), spentToday: spent, spentByOwner: spent };
     },
-    list: async () => [],
   } as unknown as JobStore;
 }
 

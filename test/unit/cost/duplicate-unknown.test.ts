@@ -7,7 +7,8 @@ import type { Config } from '../../../src/config.js';
 import { fingerprint } from '../../../src/cost/fingerprint.js';
 import { admitRules, type GuardRequest, guardCall, refusalError } from '../../../src/cost/guard.js';
 import { estimate } from '../../../src/jobs/envelope.js';
-import type { JobFilter, JobRecord, JobStore } from '../../../src/jobs/store.js';
+import type { JobRecord, JobStore } from '../../../src/jobs/store.js';
+import type { AdmitRules } from '../../../src/store/types.js';
 
 const TOOL = 'create_talking_video';
 const REQUEST = { route: '/video/generate', body: { avatar_id: 'a1', voice_script: 'hi' } };
@@ -42,8 +43,17 @@ function record(outcome: JobRecord['outcome'], over: Partial<JobRecord> = {}): J
 
 function store(records: JobRecord[]): JobStore {
   return {
-    spendSince: async () => 0,
-    list: async (f: JobFilter = {}) => records.filter((r) => !f.status || f.status.includes(r.status)),
+    // The unsettled fact as the stores read it (FACT_SQL.unsettled): pending or unknown, same fingerprint.
+    readAdmissionFacts: async (rules: AdmitRules) => ({
+      now: new Date(NOW),
+      spentToday: 0,
+      unsettled: rules.unsettled
+        ? records.find(
+            (r) =>
+              r.fingerprint === rules.unsettled?.fingerprint && (r.outcome === 'pending' || r.outcome === 'unknown'),
+          )
+        : undefined,
+    }),
     consentKey: async () => Buffer.alloc(32, 7),
   } as unknown as JobStore;
 }

@@ -6,6 +6,7 @@ import { tokenCarrier } from '../../../src/billing/consent.js';
 import { type Expected, issueToken, TOKEN_TTL_MS, verifyToken } from '../../../src/cost/token.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
+import { evaluateAdmission } from '../../../src/paid/admission.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 
 const SECRET = Buffer.alloc(32, 7);
@@ -81,6 +82,7 @@ async function redeemToken(jobs: JobStore, token: string, expected: Expected, no
       owner: undefined,
     },
     { maxCreditsPerCall: 1e9, maxCreditsPerDay: 1e9, dayStart: new Date(0), nonce: a.nonce },
+    evaluateAdmission,
   );
   return r.admitted ? { ok: true } : { ok: false, reason: r.reason === 'token_used' ? 'already used' : r.reason };
 }

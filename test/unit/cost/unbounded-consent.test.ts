@@ -11,8 +11,7 @@ import { type Estimate, estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
 
 const jobs = {
-  spendSince: async () => 0,
-  list: async () => [],
+  readAdmissionFacts: async () => ({ now: new Date(0), spentToday: 0, spentByOwner: 0 }),
   consentKey: async () => Buffer.alloc(32, 7),
 } as unknown as JobStore;
 

@@ -65,6 +65,8 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     async admit(rec) {
       return { admitted: true as const, record: await track(rec) };
     },
+    // Admits everything (these tests are about polling): no facts to refuse with.
+    readAdmissionFacts: async () => ({ now: new Date(), spentToday: 0 }),
     settle: (id, p) => patch(id, p as Partial<JobRecord>),
     observe: (id, p) => patch(id, p as Partial<JobRecord>),
     auditEvents: async () => [],

@@ -1,0 +1,49 @@
+/**
+ * The admission rules, written once (issue 18 item 6). `evaluateAdmission` is pure: given the facts a store read
+ * (today's spend, the caller's spend, an identical active record, an unsettled one, the exclusive key's holder,
+ * the store's clock) and the rules of this call, it answers "admit" (undefined) or the first rule that refuses.
+ *
+ * Two callers, one rule:
+ * - the pre-check before consent (`precheck.ts`) over plain reads (`Store.readAdmissionFacts`), so a person is
+ *   never asked to approve a call that will be refused;
+ * - each store's `admit` inside its transaction over facts read under its lock (`Store.admit(intent, rules,
+ *   evaluateAdmission)`): what counts, since consent may take minutes and other calls run meanwhile.
+ * The stores only read facts and consume the token's nonce (a unique insert); they decide nothing.
+ *
+ * Order matters and is the contract: ceilings first (they refuse whatever else is true), then the duplicate
+ * rules, then the exclusive key, then the token's expiry on the store's clock.
+ */
+import type { AdmissionFacts, AdmitRefusal, AdmitRules } from '../store/types.js';
+
+export type { AdmissionFacts, AdmitRefusal, AdmitRules };
+
+/** @returns the refusal of the first rule that fails, or undefined: admit. */
+export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules: AdmitRules): AdmitRefusal | undefined {
+  // A figure the ceilings cannot compare is not a price: NaN passes every `>` test, a negative one lowers
+  // the day's spend. Refused as over the per-call ceiling (nothing is sent).
+  if (!Number.isFinite(credits) || credits < 0 || credits > rules.maxCreditsPerCall) {
+    return { reason: 'per_call', limit: rules.maxCreditsPerCall, credits };
+  }
+  if (facts.spentToday + credits > rules.maxCreditsPerDay) {
+    return { reason: 'per_day', limit: rules.maxCreditsPerDay, credits, spent: facts.spentToday };
+  }
+  if (rules.user) {
+    const mine = facts.spentByOwner ?? 0;
+    if (mine + credits > rules.user.maxCreditsPerDay) {
+      return {
+        reason: 'per_user_day',
+        owner: rules.user.owner,
+        limit: rules.user.maxCreditsPerDay,
+        credits,
+        spent: mine,
+      };
+    }
+  }
+  if (rules.duplicate && facts.duplicate) return { reason: 'duplicate', record: facts.duplicate };
+  if (rules.unsettled && facts.unsettled) return { reason: 'unsettled', record: facts.unsettled };
+  if (rules.exclusive && facts.exclusive) return { reason: 'exclusive', record: facts.exclusive };
+  // An expired token is spent, whatever its HMAC said a moment ago: its nonce row may already be pruned, so the
+  // unique insert could succeed a second time. Judged on the store's clock.
+  if (rules.nonce && rules.nonce.expiresAt.getTime() <= facts.now.getTime()) return { reason: 'token_used' };
+  return undefined;
+}
