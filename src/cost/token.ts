@@ -4,9 +4,10 @@
  * (restart, several HTTP instances). Pure: single use is `store.admit`'s job (`AdmitRules.nonce`), in the
  * transaction that writes the intent.
  *
- * Format: base64url(JSON payload) + '.' + base64url(HMAC-SHA256(secret, first part)).
+ * Format: the one signer's (`src/signer.ts`, purpose `confirmation-token`): base64url(JSON claims) + '.' + MAC.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { open, sign } from '../signer.js';
 
 /**
  * 10 minutes: long enough for a person to read the quote in chat and answer, short enough that a stale quote
@@ -48,7 +49,6 @@ export type Expected = Pick<TokenClaims, 'tool' | 'fingerprint' | 'credits'> & {
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
 
 const b64 = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
-const mac = (secret: Buffer, body: string) => createHmac('sha256', secret).update(body).digest();
 
 /** Signs a fresh single-use token for exactly this tool, arguments, estimate and owner. */
 export function issueToken(
@@ -67,8 +67,7 @@ export function issueToken(
     exp: now + ttlMs,
     nonce: randomBytes(16).toString('base64url'),
   };
-  const body = b64(JSON.stringify(claims));
-  return { token: `${body}.${b64(mac(secret, body))}`, expiresAt: new Date(claims.exp) };
+  return { token: sign(secret, 'confirmation-token', b64(JSON.stringify(claims))), expiresAt: new Date(claims.exp) };
 }
 
 /**
@@ -76,11 +75,10 @@ export function issueToken(
  * `store.admit` does (AdmitRules.nonce), once every other check passed. The reasons are shown to the agent.
  */
 export function verifyToken(secret: Buffer, token: string, expected: Expected, now: number): TokenCheck {
-  const [body, sig, extra] = token.trim().split('.');
-  if (!body || !sig || extra !== undefined) return { ok: false, reason: 'the confirmation_token is malformed' };
-  const want = mac(secret, body);
-  const got = Buffer.from(sig, 'base64url');
-  if (got.length !== want.length || !timingSafeEqual(got, want)) {
+  const parts = token.trim().split('.');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return { ok: false, reason: 'the confirmation_token is malformed' };
+  const body = open(secret, 'confirmation-token', token.trim());
+  if (body === undefined) {
     return { ok: false, reason: 'the confirmation_token is not valid (not issued by this server)' };
   }
   let claims: TokenClaims;

@@ -7,16 +7,13 @@
  * the caller and an expiry, and whose nonce `store.admit` consumes once: the codec adds tamper-evidence at the
  * protocol seam (a forged or expired state is refused by the SDK before the handler runs).
  */
-import { createHmac } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import { purposeKey } from '../signer.js';
 
 export interface ConsentState {
   /** The confirmation token the form's answer redeems. */
   t: string;
 }
-
-/** Domain separation: the codec key is not the token key itself. */
-const KEY_LABEL = 'genplat-mcp requestState v1';
 
 export interface ConsentStateCodec {
   mint(state: ConsentState, ctx: ServerContext): Promise<string>;
@@ -30,7 +27,9 @@ export function consentStateCodec(consentKey: () => Promise<Buffer>, ttlMs: numb
   const get = () => {
     codec ??= consentKey().then((key) =>
       createRequestStateCodec<ConsentState>({
-        key: createHmac('sha256', key).update(KEY_LABEL).digest(),
+        // The SDK's codec keeps its own format; its key comes from the one signer's derivation (purpose
+        // `request-state`), so it is never the token key nor any other purpose's.
+        key: purposeKey(key, 'request-state'),
         ttlSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
       }),
     );

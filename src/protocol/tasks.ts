@@ -20,7 +20,6 @@
  * (cancellation is cooperative in the extension) and answers the task as it stands, with a status message
  * saying the job keeps running and where its result will be.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   type CallToolResult,
   type McpServer,
@@ -39,6 +38,7 @@ import { viewEnvelope } from '../jobs/status.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { envelopeResult } from '../result.js';
+import { open, sign } from '../signer.js';
 import { clientCapabilities, isModern } from './era.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -52,8 +52,6 @@ export const TASKS_CAPABILITY = { [TASKS_EXTENSION]: {} } as const;
  */
 export const TASK_POLL_INTERVAL_MS = DEFAULT_INTERVAL_MS.min;
 
-/** Domain separation: the task-id key is not the consent key itself, nor the requestState key. */
-const KEY_LABEL = 'genplat-mcp task id v1';
 const ID_PREFIX = 'gt1';
 /** 128 bits of HMAC: unguessable, and short enough for an `Mcp-Name` header. */
 const MAC_BYTES = 16;
@@ -93,32 +91,18 @@ export function clientWantsTasks(server: McpServer, ctx: ServerContext): boolean
   return extensions !== undefined && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
-async function macKey(jobs: JobStore): Promise<Buffer> {
-  return createHmac('sha256', await jobs.consentKey())
-    .update(KEY_LABEL)
-    .digest();
-}
-
-function mac(key: Buffer, owner: string | undefined, handle: string): Buffer {
-  // The owner is length-prefixed so no (owner, handle) pair can collide with another.
-  const who = owner ?? '';
-  return createHmac('sha256', key).update(`${who.length}:${who}\n${handle}`).digest().subarray(0, MAC_BYTES);
-}
-
-/** The task id of `handle` for this caller: `gt1.<handle, base64url>.<HMAC, base64url>`. */
+/** The task id of `handle` for this caller: `gt1.<handle, base64url>.<MAC>` (the one signer, bound to the caller). */
 export async function taskIdFor(jobs: JobStore, owner: string | undefined, handle: string): Promise<string> {
-  const tag = mac(await macKey(jobs), owner, handle);
-  return `${ID_PREFIX}.${Buffer.from(handle).toString('base64url')}.${tag.toString('base64url')}`;
+  const payload = `${ID_PREFIX}.${Buffer.from(handle).toString('base64url')}`;
+  return sign(await jobs.consentKey(), 'task-id', payload, { bind: owner ?? '', macBytes: MAC_BYTES });
 }
 
 /** The handle a task id names for this caller, or undefined when the id is not one we gave this caller. */
 async function handleOf(jobs: JobStore, owner: string | undefined, taskId: string): Promise<string | undefined> {
-  const [prefix, encoded, tag, ...rest] = taskId.split('.');
-  if (prefix !== ID_PREFIX || !encoded || !tag || rest.length > 0) return undefined;
-  const handle = Buffer.from(encoded, 'base64url').toString();
-  const expected = mac(await macKey(jobs), owner, handle);
-  const given = Buffer.from(tag, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected) ? handle : undefined;
+  const payload = open(await jobs.consentKey(), 'task-id', taskId, { bind: owner ?? '', macBytes: MAC_BYTES });
+  const [prefix, encoded, ...rest] = payload?.split('.') ?? [];
+  if (prefix !== ID_PREFIX || !encoded || rest.length > 0) return undefined;
+  return Buffer.from(encoded, 'base64url').toString();
 }
 
 /** A job still running on the platform (the only kind of answer that becomes a task). */
