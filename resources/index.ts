@@ -4,7 +4,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { type ResourceDeps, type ResourceSpec, registerResource } from '../src/define-resource.js';
-import { installSubscriptions } from '../src/jobs/subscriptions.js';
+import { installSubscriptions } from '../src/protocol/subscriptions.js';
 import avatars from './avatars.js';
 import jobs from './jobs.js';
 import models from './models.js';

@@ -9,9 +9,9 @@ import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
-import { PAID_STEPS, type PaidStep } from './billing/steps.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
+import { PAID_STEPS, type PaidStep } from './kill-steps.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -153,7 +153,7 @@ export interface Config {
   /** `GENPLAT_MEDIA_HOSTS`: origins (https://host) the Apps' CSP lets media load from, besides the sandbox's. */
   mediaHosts: string[];
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Test-only: `GENPLAT_TEST_KILL_AT` (src/billing/steps.ts). Undefined in every real deployment. */
+  /** Test-only: `GENPLAT_TEST_KILL_AT` (src/kill-steps.ts). Undefined in every real deployment. */
   testKillAt?: PaidStep | undefined;
 }
 
@@ -233,7 +233,7 @@ const EnvSchema = z.object({
     .optional(),
   GENPLAT_SAVE_MAX_MB: intFrom('GENPLAT_SAVE_MAX_MB', 1, 100_000).optional(),
   GENPLAT_MEDIA_HOSTS: z.string().optional(),
-  // Test-only (src/billing/steps.ts): SIGKILL the server at a named step of a paid call.
+  // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
   GENPLAT_TEST_KILL_AT: z.enum(PAID_STEPS).optional(),
 });
 

@@ -1,6 +1,6 @@
 /**
  * `defineTool`: a tool is data plus a handler, in one file (style.md 2.2). This module holds the tool
- * contract; `tool-runtime.ts` turns specs into registered MCP tools, and `billing/pipeline.ts` runs a
+ * contract; `tool-runtime.ts` turns specs into registered MCP tools, and `paid/pipeline.ts` runs a
  * billable one (cost guard, consent, `store.admit`, one POST, `store.settle`).
  */
 import type { z } from 'zod';
@@ -134,7 +134,7 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
     beforeAdmit?(input: In<I>, ctx: ToolContext): Promise<void>;
     /**
      * True when this request's endpoint accepts a top-level `webhook_url` (HTTP mode with a public URL adds
-     * ours at send time when the agent gave none: src/billing/callback.ts). Absent = never (polling-only
+     * ours at send time when the agent gave none: src/paid/callback.ts). Absent = never (polling-only
      * models, upscale, endpoints without the field). Local data only; no network call.
      */
     acceptsCallback?(input: In<I>, ctx: ToolContext): boolean | Promise<boolean>;

@@ -7,16 +7,16 @@ import { ALL_RESOURCES, type ResourceSpec, registerResources } from '../resource
 import { ALL_TOOLS } from '../tools/index.js';
 import { CONFIRM_TOOL, registerConfirmTool } from './apps/confirm-tool.js';
 import { registerAppResources } from './apps/register.js';
-import type { CallbackUrlMaker } from './billing/callback.js';
 import { type Catalog, createCatalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import { TOKEN_TTL_MS } from './cost/token.js';
 import type { ToolSpec } from './define-tool.js';
 import { createPoller, type Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger, LogLevel } from './log.js';
 import { packageVersion } from './package-version.js';
+import type { CallbackUrlMaker } from './paid/callback.js';
+import { TOKEN_TTL_MS } from './paid/token.js';
 import { registerPrompts } from './prompts.js';
 import { isModern } from './protocol/era.js';
 import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';

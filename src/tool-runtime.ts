@@ -1,7 +1,7 @@
 /**
  * Turns tool specs into registered MCP tools: the SDK glue (style.md 2.2). Toolset / read-only filtering,
  * strict input schemas, the per-call context (progress notifications), the elicitation form, and
- * result → `CallToolResult`. A billable call runs through `billing/pipeline.ts` (validate → request →
+ * result → `CallToolResult`. A billable call runs through `paid/pipeline.ts` (validate → request →
  * estimate → consent → `store.admit` → one POST → `store.settle`), which imports nothing from the SDK.
  * Nothing throws out of a handler: a platform failure never crashes the server.
  */
@@ -9,8 +9,6 @@ import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@
 import { z } from 'zod';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
 import { scopeChallengeFor } from './auth/scopes.js';
-import type { CallbackUrlMaker } from './billing/callback.js';
-import { runPaidCall, stepReached } from './billing/pipeline.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -20,6 +18,8 @@ import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
+import type { CallbackUrlMaker } from './paid/callback.js';
+import { runPaidCall, stepReached } from './paid/pipeline.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
@@ -41,7 +41,7 @@ export interface RuntimeDeps {
   tokenTtlMs?: number;
   /** Signs the 2026-07-28 confirmation form's `requestState` (also the server's verify hook). */
   consentState: ConsentStateCodec;
-  /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/billing/callback.ts). */
+  /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/paid/callback.ts). */
   callbackUrl?: CallbackUrlMaker | undefined;
 }
 

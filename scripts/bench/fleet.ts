@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { TALKING_VIDEO_CREDITS } from '../../src/cost/estimate.js';
+import { TALKING_VIDEO_CREDITS } from '../../src/paid/pricing/estimate.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { serverEnv } from './cold-start.js';
 import { createBenchDatabase } from './pg-database.js';

@@ -3,8 +3,9 @@
  * recursive walk over them (URL guard, canonical form, JSON Schema checks) would overflow the stack on an
  * argument nested thousands of levels deep: a crash, not an answer. Real arguments nest a few levels.
  */
-import { MAX_BODY_DEPTH } from '../cost/fingerprint.js';
+
 import { UserInputError } from '../errors.js';
+import { MAX_BODY_DEPTH } from '../paid/fingerprint.js';
 
 /** Deepest nesting accepted in a tool's arguments: the canonical form's bound, so whatever passes here fits it. */
 export const MAX_ARGUMENT_DEPTH = MAX_BODY_DEPTH - 1;

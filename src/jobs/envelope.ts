@@ -31,7 +31,7 @@ export type Estimate = z.infer<typeof EstimateSchema>;
 /**
  * Displayed credits → the estimate record (API units are displayed credits / 100). `bounded: false` marks a
  * figure that no published price backs (an operator's table or the per-call ceiling): consent is then always
- * explicit (cost/guard.ts).
+ * explicit (paid/guard.ts).
  */
 export function estimate(credits: number, basis: string, opts: { bounded?: boolean } = {}): Estimate {
   return { credits, api_units: Math.round(credits) / 100, basis, bounded: opts.bounded ?? true };

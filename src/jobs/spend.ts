@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import type { Config, ConfirmPolicy } from '../config.js';
-import { userDayLimit } from '../cost/budgets.js';
-import { utcDayStart } from '../cost/guard.js';
+import { userDayLimit } from '../paid/budgets.js';
+import { utcDayStart } from '../paid/guard.js';
 import { reconcile, reportedCharge } from './reconcile.js';
 import type { JobStore } from './store.js';
 

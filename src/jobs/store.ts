@@ -25,7 +25,7 @@ export interface JobRecord {
   /** The tool that created it, or `external` for a job followed by raw id. */
   tool: string;
   kind: JobKind;
-  /** sha256 of tool + route + the exact request body (`cost/fingerprint.ts`): the duplicate guard's and the token's key. */
+  /** sha256 of tool + route + the exact request body (`paid/fingerprint.ts`): the duplicate guard's and the token's key. */
   fingerprint: string;
   /** Short human summary ("talking video, avatar a1, 230-char script"). */
   summary: string;

@@ -15,10 +15,10 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { FormRound } from '../billing/consent.js';
 import type { Config } from '../config.js';
-import type { ElicitOutcome } from '../cost/guard.js';
 import type { Logger } from '../log.js';
+import type { FormRound } from '../paid/consent.js';
+import type { ElicitOutcome } from '../paid/guard.js';
 import { clientCapabilities, clientName, isModern, isStatelessLegacyHttp } from './era.js';
 import type { ConsentState, ConsentStateCodec } from './request-state.js';
 

@@ -3,8 +3,8 @@
  * `pg` is loaded only for PostgreSQL, so a stdio start does not pay for it.
  */
 import { join } from 'node:path';
-import { stepReached } from '../billing/steps.js';
 import type { Config } from '../config.js';
+import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
 import { storeStateError } from './state-errors.js';
 import type { Store } from './types.js';
@@ -16,7 +16,7 @@ export async function openStore(opts: {
   stateDir: string;
   databaseUrl?: string | undefined;
   log?: Pick<Logger, 'warn'>;
-  /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT (steps.ts). */
+  /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT (src/kill-steps.ts). */
   onAdmitWrite?: (() => void) | undefined;
 }): Promise<Store> {
   const hook = opts.onAdmitWrite ? { onAdmitWrite: opts.onAdmitWrite } : {};

@@ -5,14 +5,14 @@
  * what the simulator received canonicalises to what was fingerprinted (the ledger keeps the fingerprint).
  * This harness has no webhooks (they exist in HTTP mode with a public URL only), so the received body is the
  * fingerprinted one exactly. With webhooks on, our callback URL is added at send time after admission
- * (src/billing/callback.ts): test/http/webhooks.test.ts checks that the received body minus that one field
+ * (src/paid/callback.ts): test/http/webhooks.test.ts checks that the received body minus that one field
  * fingerprints to the ledger's fingerprint, and that quote → confirm still works.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/cost/fingerprint.js';
+import { fingerprint } from '../../src/paid/fingerprint.js';
 import type { LogEntry } from '../../src/sim/request-log.js';
 import { billableExample, billableTools } from '../helpers/examples.js';
 import { type Harness, type HarnessOptions, startHarness, structured } from '../helpers/harness.js';

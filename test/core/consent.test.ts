@@ -3,8 +3,8 @@
  * consent. Every case counts POST /video/generate in the simulator's request log.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/cost/fingerprint.js';
-import { issueToken } from '../../src/cost/token.js';
+import { fingerprint } from '../../src/paid/fingerprint.js';
+import { issueToken } from '../../src/paid/token.js';
 import { type Harness, type HarnessOptions, startHarness, structured, testEra, text } from '../helpers/harness.js';
 
 const TOOL = 'create_talking_video';

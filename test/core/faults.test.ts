@@ -4,8 +4,8 @@
  * identical retry refused as a duplicate until `allow_duplicate: true` (which still needs consent).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fingerprint } from '../../src/cost/fingerprint.js';
-import { issueToken } from '../../src/cost/token.js';
+import { fingerprint } from '../../src/paid/fingerprint.js';
+import { issueToken } from '../../src/paid/token.js';
 import type { FaultSpec } from '../../src/sim/index.js';
 import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
 

@@ -1,6 +1,6 @@
 /**
  * kill -9 at every step of a paid call (issue 10): the built server SIGKILLs itself at a named step
- * (`GENPLAT_TEST_KILL_AT`, test-only, src/billing/steps.ts), then a fresh server starts on the same state dir.
+ * (`GENPLAT_TEST_KILL_AT`, test-only, src/kill-steps.ts), then a fresh server starts on the same state dir.
  * Whatever the step: the intent or the job is in the store, nothing is POSTed twice, and the day's spend is
  * right (held for a job that may exist, nothing for one that cannot).
  */
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAID_STEPS, type PaidStep } from '../../src/billing/steps.js';
-import { utcDayStart } from '../../src/cost/guard.js';
+import { PAID_STEPS, type PaidStep } from '../../src/kill-steps.js';
+import { utcDayStart } from '../../src/paid/guard.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { ensureBuilt, spawnServer } from '../helpers/spawn-server.js';

@@ -3,9 +3,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { guardCall } from '../../src/cost/guard.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import type { JobStore } from '../../src/jobs/store.js';
+import { guardCall } from '../../src/paid/guard.js';
 import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
 
 const TOOL = 'create_talking_video';

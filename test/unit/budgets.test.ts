@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_FIELDS, foldAudit, toCsv, toJsonl } from '../../src/audit/export.js';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
-import { userDayLimit } from '../../src/cost/budgets.js';
-import { checkCeilings } from '../../src/cost/guard.js';
 import { ConfigurationError } from '../../src/errors.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import type { JobStore } from '../../src/jobs/store.js';
+import { userDayLimit } from '../../src/paid/budgets.js';
+import { checkCeilings } from '../../src/paid/guard.js';
 import type { AuditEvent } from '../../src/store/types.js';
 import { parseCsv } from '../helpers/csv.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { shoppableEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
+import { shoppableEstimate } from '../../src/paid/pricing/estimate.js';
 import { choosePack, packCredits, readPacks } from '../_shared/packs.js';
 import { publicMediaUrl } from '../_shared/urls.js';
 

@@ -1,7 +1,7 @@
 import type { MediaPart } from '../../src/client/types.js';
-import { customAvatarEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type FilePart } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
+import { customAvatarEstimate } from '../../src/paid/pricing/estimate.js';
 import {
   checkMediaFile,
   describeMedia,

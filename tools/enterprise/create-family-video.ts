@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
-import { familyEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
+import { familyEstimate } from '../../src/paid/pricing/estimate.js';
 import { vendorName } from '../../src/vendors.js';
 import { CATALOG_ID_FIELDS, unknownId } from '../_shared/catalog-ids.js';
 import { familyIds } from './models/family.js';

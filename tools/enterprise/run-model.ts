@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { CatalogEntry } from '../../src/client/schemas.js';
-import { unboundedEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import type { ModelMedia } from '../../src/jobs/handle.js';
+import { unboundedEstimate } from '../../src/paid/pricing/estimate.js';
 import { CATALOG_ID_FIELDS, requireListed } from '../_shared/catalog-ids.js';
 import { webhookUrlField } from '../_shared/urls.js';
 import { looksLikeFamilyId } from './models/family.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { gestureEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
+import { gestureEstimate } from '../../src/paid/pricing/estimate.js';
 import { projectId } from '../_shared/params.js';
 import { publicMediaUrl } from '../_shared/urls.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { templateEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { checkPublicMediaUrl } from '../../src/guards/url.js';
 import { estimate } from '../../src/jobs/envelope.js';
+import { templateEstimate } from '../../src/paid/pricing/estimate.js';
 import { CATALOG_ID_FIELDS, requireListed } from '../_shared/catalog-ids.js';
 import { checkTemplateFields, templateCredits } from '../_shared/library.js';
 import { projectId } from '../_shared/params.js';

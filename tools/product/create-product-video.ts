@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { PRODUCT_ROUTES } from '../../src/client/areas/products.js';
 import type { ProductEngine } from '../../src/client/types.js';
 import type { VendorLetter } from '../../src/config.js';
+import { defineTool } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
 import {
   productHumanEstimate,
   productV2Estimate,
@@ -9,9 +11,7 @@ import {
   SLOW_WORDS_PER_SECOND,
   scenesEstimate,
   speechSecondsUpperBound,
-} from '../../src/cost/estimate.js';
-import { defineTool } from '../../src/define-tool.js';
-import { UserInputError } from '../../src/errors.js';
+} from '../../src/paid/pricing/estimate.js';
 import { resolveVendors, vendorName } from '../../src/vendors.js';
 import { requireVoice } from '../_shared/catalog-ids.js';
 import { projectId, voiceId } from '../_shared/params.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { upscaleEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
+import { upscaleEstimate } from '../../src/paid/pricing/estimate.js';
 import { checkVideoType, quoteWithProgress, upscaleFields } from '../_shared/upscale.js';
 
 const num = (what: string) => z.number().optional().describe(what);

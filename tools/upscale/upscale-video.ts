@@ -1,8 +1,8 @@
-import { upscaleEstimate } from '../../src/cost/estimate.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { decodeHandle } from '../../src/jobs/handle.js';
 import type { JobRecord } from '../../src/jobs/store.js';
+import { upscaleEstimate } from '../../src/paid/pricing/estimate.js';
 import { upscaleExclusiveKey } from '../../src/store/record.js';
 import { checkVideoType, quoteWithProgress, upscaleBody, upscaleFields } from '../_shared/upscale.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { talkingVideoEstimate } from '../../src/cost/estimate.js';
 import { defineTool } from '../../src/define-tool.js';
+import { talkingVideoEstimate } from '../../src/paid/pricing/estimate.js';
 import { requireAvatar, requireVoice } from '../_shared/catalog-ids.js';
 import { avatarId, voiceId, voiceScript, voiceSettings } from '../_shared/params.js';
 import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';

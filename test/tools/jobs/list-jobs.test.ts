@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utcDayStart } from '../../../src/cost/guard.js';
+import { utcDayStart } from '../../../src/paid/guard.js';
 import { type Harness, startHarness, structured, text } from '../../helpers/harness.js';
 
 let h: Harness;

@@ -7,11 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settleFailure, settleSubmission } from '../../../src/billing/settle.js';
 import { SubmissionUnknownError } from '../../../src/errors.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import { createLogger } from '../../../src/log.js';
 import { evaluateAdmission } from '../../../src/paid/admission.js';
+import { settleFailure, settleSubmission } from '../../../src/paid/settle.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import type { Store } from '../../../src/store/types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundFromCredits, type CreditUsage, parseCreditsText } from '../../../src/cost/catalog-credits.js';
+import { boundFromCredits, type CreditUsage, parseCreditsText } from '../../../src/paid/pricing/catalog-credits.js';
 
 /** [text, usage, expected credits or 'unbounded'] */
 const CASES: [string, CreditUsage, number | 'unbounded'][] = [

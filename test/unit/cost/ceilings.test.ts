@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
-import { checkCeilings, guardCall, utcDayStart } from '../../../src/cost/guard.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
+import { checkCeilings, guardCall, utcDayStart } from '../../../src/paid/guard.js';
 import type { AdmitRules } from '../../../src/store/types.js';
 
 const config = { maxCreditsPerCall: 500, maxCreditsPerDay: 1000, confirm: { mode: 'never' } } as Config;

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
-import { fingerprint } from '../../../src/cost/fingerprint.js';
-import { admitRules, type GuardRequest, guardCall, refusalError } from '../../../src/cost/guard.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobRecord, JobStore } from '../../../src/jobs/store.js';
+import { fingerprint } from '../../../src/paid/fingerprint.js';
+import { admitRules, type GuardRequest, guardCall, refusalError } from '../../../src/paid/guard.js';
 import type { AdmitRules } from '../../../src/store/types.js';
 
 const TOOL = 'create_talking_video';

@@ -12,7 +12,7 @@ import {
   templateEstimate,
   unboundedEstimate,
   upscaleEstimate,
-} from '../../../src/cost/estimate.js';
+} from '../../../src/paid/pricing/estimate.js';
 
 const CONFIG = { priceTable: {}, maxCreditsPerCall: 2000 };
 const TABLE = {

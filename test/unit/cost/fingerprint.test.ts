@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BodyTooDeepError, canonicalJson, fingerprint, MAX_BODY_DEPTH } from '../../../src/cost/fingerprint.js';
+import { BodyTooDeepError, canonicalJson, fingerprint, MAX_BODY_DEPTH } from '../../../src/paid/fingerprint.js';
 
 const R = '/video/generate';
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenCarrier } from '../../../src/billing/consent.js';
-import { type Expected, issueToken, TOKEN_TTL_MS, verifyToken } from '../../../src/cost/token.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
 import { evaluateAdmission } from '../../../src/paid/admission.js';
+import { tokenCarrier } from '../../../src/paid/consent.js';
+import { type Expected, issueToken, TOKEN_TTL_MS, verifyToken } from '../../../src/paid/token.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 
 const SECRET = Buffer.alloc(32, 7);

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Config, ConfirmPolicy } from '../../../src/config.js';
-import { unboundedEstimate } from '../../../src/cost/estimate.js';
-import { consentMessage, guardCall } from '../../../src/cost/guard.js';
 import { type Estimate, estimate } from '../../../src/jobs/envelope.js';
 import type { JobStore } from '../../../src/jobs/store.js';
+import { consentMessage, guardCall } from '../../../src/paid/guard.js';
+import { unboundedEstimate } from '../../../src/paid/pricing/estimate.js';
 
 const jobs = {
   readAdmissionFacts: async () => ({ now: new Date(0), spentToday: 0, spentByOwner: 0 }),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { VendorLetter } from '../../../src/config.js';
-import { boundFromCredits } from '../../../src/cost/catalog-credits.js';
+import { boundFromCredits } from '../../../src/paid/pricing/catalog-credits.js';
 
 export type ModelMedia = 'image' | 'video';
 

@@ -6,6 +6,14 @@
  * lenient policy can never lift them, and the user is never asked to agree to something that will be refused.
  */
 
+import type { Config } from '../config.js';
+import { GenplatError, UserInputError } from '../errors.js';
+import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
+import type { JobKind } from '../jobs/handle.js';
+import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
+import type { AdmitRefusal, AdmitRules } from '../store/types.js';
+import { evaluateAdmission } from './admission.js';
+import { userDayLimit } from './budgets.js';
 import {
   askConsent,
   type ConsentCarrier,
@@ -16,15 +24,7 @@ import {
   policyCarrier,
   tokenCarrier,
   unsettledWarning,
-} from '../billing/consent.js';
-import type { Config } from '../config.js';
-import { GenplatError, UserInputError } from '../errors.js';
-import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import type { JobKind } from '../jobs/handle.js';
-import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
-import { evaluateAdmission } from '../paid/admission.js';
-import type { AdmitRefusal, AdmitRules } from '../store/types.js';
-import { userDayLimit } from './budgets.js';
+} from './consent.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
 

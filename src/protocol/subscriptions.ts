@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { decodeHandle, isPollable, type JobRef, jobKey } from '../jobs/handle.js';
+import { resolveJob } from '../jobs/owner.js';
+import type { Observed, Poller } from '../jobs/poller.js';
+import type { JobStore } from '../jobs/store.js';
 import { type Logger, silentLogger } from '../log.js';
-import { decodeHandle, isPollable, type JobRef, jobKey } from './handle.js';
-import { resolveJob } from './owner.js';
-import type { Observed, Poller } from './poller.js';
-import type { JobStore } from './store.js';
 
 export interface SubscriptionDeps {
   poller: Poller;

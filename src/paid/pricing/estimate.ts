@@ -5,8 +5,8 @@
  * Where nothing published bounds the price, `unboundedEstimate` quotes the operator's price table or the
  * per-call ceiling with `bounded: false`, and the cost guard then always asks explicitly.
  */
-import type { Config } from '../config.js';
-import { type Estimate, estimate } from '../jobs/envelope.js';
+import type { Config } from '../../config.js';
+import { type Estimate, estimate } from '../../jobs/envelope.js';
 import { boundFromCredits } from './catalog-credits.js';
 
 /**

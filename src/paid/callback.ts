@@ -1,7 +1,7 @@
 /**
  * Send-time callback URL (issue 11 item 5, HTTP mode with `GENPLAT_PUBLIC_URL`).
  *
- * Consent binds the agent's request: the fingerprint (src/cost/fingerprint.ts) is taken over what `request()`
+ * Consent binds the agent's request: the fingerprint (src/paid/fingerprint.ts) is taken over what `request()`
  * built, before admission, and the confirm retry must rebuild the same body to match its token. Our callback
  * URL names the ledger record, which exists only after `store.admit`, so it cannot be in that body. It is added
  * here, after admission and just before the one POST, and only as a top-level `webhook_url` on an endpoint that

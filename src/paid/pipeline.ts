@@ -13,6 +13,14 @@
  */
 import type { z } from 'zod';
 import type { Config } from '../config.js';
+import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import { checkWebhookUrl } from '../guards/url.js';
+import type { JobEnvelope } from '../jobs/envelope.js';
+import type { JobStore } from '../jobs/store.js';
+import { type PaidStep, stepReached } from '../kill-steps.js';
+import type { Logger } from '../log.js';
+import { evaluateAdmission } from './admission.js';
+import { type CallbackUrlMaker, withCallback } from './callback.js';
 import {
   admitRules,
   confirmationRequired,
@@ -20,16 +28,8 @@ import {
   type FormRound,
   guardCall,
   refusalError,
-} from '../cost/guard.js';
-import type { BillableToolSpec, ToolContext } from '../define-tool.js';
-import { checkWebhookUrl } from '../guards/url.js';
-import type { JobEnvelope } from '../jobs/envelope.js';
-import type { JobStore } from '../jobs/store.js';
-import type { Logger } from '../log.js';
-import { evaluateAdmission } from '../paid/admission.js';
-import { type CallbackUrlMaker, withCallback } from './callback.js';
+} from './guard.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
-import { type PaidStep, stepReached } from './steps.js';
 
 /** A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". */
 export type PaidCallResult = PaidResult | { askForm: { message: string; envelope: JobEnvelope } };

@@ -2,16 +2,16 @@
  * Consent strategies behind one interface. A paid call asks its carriers in order (policy, token, form);
  * the first that grants, declines or gives up decides, and when none applies the user gets a confirmation
  * token to quote. The form itself is SDK work: the runtime injects `elicit`, so this module (and all of
- * `src/billing`) stays free of the MCP SDK.
+ * `src/paid`) stays free of the MCP SDK.
  *
- * A token is only VERIFIED here (pure HMAC, `cost/token.ts`); its nonce is consumed inside `store.admit`,
+ * A token is only VERIFIED here (pure HMAC, `paid/token.ts`); its nonce is consumed inside `store.admit`,
  * in the same transaction that writes the intent, so a token is redeemed once across every process and
  * instance, and a call refused by a ceiling does not use it up.
  */
 import type { Config } from '../config.js';
-import { type Expected, verifyToken } from '../cost/token.js';
 import type { Estimate } from '../jobs/envelope.js';
 import type { ConsentPath, JobRecord } from '../jobs/store.js';
+import { type Expected, verifyToken } from './token.js';
 
 /** What asking the user through an elicitation form gave. */
 export type ElicitOutcome =
