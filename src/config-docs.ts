@@ -90,6 +90,28 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'unset (SQLite)',
   },
   {
+    env: 'GENPLAT_DB_LOCK_TIMEOUT_MS',
+    meaning:
+      "PostgreSQL: how long a paid call waits for the account's admission lock; then it is refused unsent (retryable). Keep it above GENPLAT_DB_IDLE_TX_TIMEOUT_MS so a healthy instance outwaits a frozen one.",
+    default: '8000',
+  },
+  {
+    env: 'GENPLAT_DB_IDLE_TX_TIMEOUT_MS',
+    meaning:
+      'PostgreSQL: the server ends a session idle inside a transaction this long, releasing its locks: the most a frozen or partitioned instance can stall the others.',
+    default: '5000',
+  },
+  {
+    env: 'GENPLAT_DB_STATEMENT_TIMEOUT_MS',
+    meaning: 'PostgreSQL: the longest any one statement may run (the client gives up 2 s later, for partitions).',
+    default: '15000',
+  },
+  {
+    env: 'GENPLAT_DB_CONNECT_TIMEOUT_MS',
+    meaning: 'PostgreSQL: the longest opening a connection may take.',
+    default: '5000',
+  },
+  {
     env: 'GENPLAT_TOOLSETS',
     flag: '--toolsets',
     meaning:

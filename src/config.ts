@@ -12,6 +12,7 @@ import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oaut
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { PAID_STEPS, type PaidStep } from './kill-steps.js';
+import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -120,6 +121,8 @@ export interface Config {
    * undefined = SQLite in the state dir. Holds a password: never log or quote it.
    */
   databaseUrl?: string | undefined;
+  /** Bounded waits on the PostgreSQL store (src/store/db-timeouts.ts); GENPLAT_DB_*_MS. */
+  dbTimeouts: DbTimeouts;
   toolsets: Toolset[];
   readOnly: boolean;
   /** Lower-cased host names an agent may name in `webhook_url`. */
@@ -197,6 +200,10 @@ const EnvSchema = z.object({
     .trim()
     .transform((v) => v || undefined)
     .optional(),
+  GENPLAT_DB_CONNECT_TIMEOUT_MS: intFrom('GENPLAT_DB_CONNECT_TIMEOUT_MS', 100).optional(),
+  GENPLAT_DB_STATEMENT_TIMEOUT_MS: intFrom('GENPLAT_DB_STATEMENT_TIMEOUT_MS', 100).optional(),
+  GENPLAT_DB_LOCK_TIMEOUT_MS: intFrom('GENPLAT_DB_LOCK_TIMEOUT_MS', 100).optional(),
+  GENPLAT_DB_IDLE_TX_TIMEOUT_MS: intFrom('GENPLAT_DB_IDLE_TX_TIMEOUT_MS', 100).optional(),
   GENPLAT_TOOLSETS: z.string().optional(),
   GENPLAT_READ_ONLY: z.enum(['0', '1', 'true', 'false']).optional(),
   GENPLAT_SANDBOX: z.enum(['0', '1', 'true', 'false']).optional(),
@@ -719,6 +726,12 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     resetSandbox,
     // The sandbox keeps its simulated jobs in its own SQLite file, never in the fleet's database.
     databaseUrl: sandbox ? undefined : e.GENPLAT_DATABASE_URL,
+    dbTimeouts: {
+      connectMs: e.GENPLAT_DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectMs,
+      statementMs: e.GENPLAT_DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.statementMs,
+      lockMs: e.GENPLAT_DB_LOCK_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.lockMs,
+      idleInTransactionMs: e.GENPLAT_DB_IDLE_TX_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionMs,
+    },
     toolsets,
     readOnly: cli.readOnly || truthy(e.GENPLAT_READ_ONLY),
     webhookAllowlist,

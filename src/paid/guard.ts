@@ -7,7 +7,7 @@
  */
 
 import type { Config } from '../config.js';
-import { GenplatError, UserInputError } from '../errors.js';
+import { UserInputError } from '../errors.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
@@ -27,18 +27,18 @@ import {
 } from './consent.js';
 import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
+import {
+  CostRefusedError,
+  confirmationNextStep,
+  consentMessage,
+  declinedWords,
+  duplicateRefusal,
+  type PrecheckRefusal,
+  refusalError,
+} from './wording.js';
 
 export type { ElicitOutcome, FormRound };
-export { unsettledWarning };
-
-/** The guard refused the call: nothing was sent, nothing charged. */
-export class CostRefusedError extends GenplatError {
-  readonly refusal: 'per_call' | 'per_day' | 'per_user_day' | 'duplicate';
-  constructor(refusal: CostRefusedError['refusal'], message: string, nextStep: string) {
-    super(message, nextStep);
-    this.refusal = refusal;
-  }
-}
+export { CostRefusedError, consentMessage, duplicateRefusal, refusalError, unsettledWarning };
 
 export interface GuardRequest {
   tool: string;
@@ -92,22 +92,10 @@ export type GuardDecision =
   | { kind: 'ask'; message: string; envelope: JobEnvelope }
   | { kind: 'refuse'; error: CostRefusedError };
 
-const fmt = (n: number) => n.toLocaleString('en-US');
-const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units === 1 ? '' : 's'}`;
-
 /** Start of the current UTC day: the per-day ceiling's window. */
 export function utcDayStart(now: number): Date {
   const d = new Date(now);
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-}
-
-/** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
-export function consentMessage(tool: string, est: Estimate, summary: string, earlier?: JobRecord): string {
-  const warning = earlier ? `${unsettledWarning(earlier)} ` : '';
-  if (!est.bounded) {
-    return `${warning}${tool}: ${summary}. The platform publishes no price for this call; it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}), a figure that is not the platform's: ${est.basis}. The real charge is known only after the job starts. Confirm to start the job.`;
-  }
-  return `${warning}${tool} will spend at most ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
 }
 
 /**
@@ -145,50 +133,6 @@ export async function checkCeilings(
   return refusal ? refusalError('', refusal as PrecheckRefusal) : undefined;
 }
 
-/** Refusals the pre-check can give (no exclusive key and no nonce there). */
-type PrecheckRefusal = Exclude<AdmitRefusal, { reason: 'exclusive' | 'token_used' }>;
-
-/** NaN or a negative figure is not a price: the ceilings cannot be applied to it. */
-function unusableEstimateRefusal(credits: number): CostRefusedError {
-  return new CostRefusedError(
-    'per_call',
-    `Refused: the cost estimate (${String(credits)} credits) is not a usable price, so the ceilings cannot be applied. Nothing was sent or charged.`,
-    'Check the inputs that drive the price (template, model, quote) and try again; report it if it repeats.',
-  );
-}
-
-function perCallRefusal(credits: number, limit: number): CostRefusedError {
-  return new CostRefusedError(
-    'per_call',
-    `Refused: this call is estimated at ${fmt(credits)} credits, above the per-call ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_CALL). Nothing was sent or charged.`,
-    'Choose a cheaper option, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_CALL.',
-  );
-}
-
-function perDayRefusal(spent: number, credits: number, limit: number): CostRefusedError {
-  return new CostRefusedError(
-    'per_day',
-    `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account; this call's ${fmt(credits)} would exceed the per-day ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
-    'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
-  );
-}
-
-function perUserDayRefusal(owner: string, spent: number, credits: number, limit: number): CostRefusedError {
-  return new CostRefusedError(
-    'per_user_day',
-    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
-    `Choose a cheaper option (you have ${fmt(Math.max(0, limit - spent))} credits left today), wait for the next UTC day, or ask the operator to raise your budget in GENPLAT_USER_BUDGETS.`,
-  );
-}
-
-export function duplicateRefusal(tool: string, dup: JobRecord): CostRefusedError {
-  return new CostRefusedError(
-    'duplicate',
-    `Refused as a duplicate: an identical ${tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
-    `Follow the earlier job with wait_for_jobs or get_job (handles ["${dup.handle}"])${dup.status === 'unknown' ? '; its submission outcome is unknown, so check the platform project list first' : ''}. Only if the user wants a second identical job, call again with allow_duplicate: true.`,
-  );
-}
-
 /**
  * The rules `store.admit` applies inside its transaction: the ceilings and duplicate rule again (consent can
  * take a while, and parallel calls read the same spend), the unsettled rule for allow_duplicate, and the
@@ -214,30 +158,6 @@ export function admitRules(
     exclusive,
     nonce: decision.nonce,
   };
-}
-
-/** The error for a refusal from `store.admit` (nothing was written or sent); `exclusive` is the caller's. */
-export function refusalError(tool: string, r: PrecheckRefusal): CostRefusedError {
-  switch (r.reason) {
-    case 'per_call':
-      return Number.isFinite(r.credits) && r.credits >= 0
-        ? perCallRefusal(r.credits, r.limit)
-        : unusableEstimateRefusal(r.credits);
-    case 'per_day':
-      return perDayRefusal(r.spent, r.credits, r.limit);
-    case 'per_user_day':
-      return perUserDayRefusal(r.owner, r.spent, r.credits, r.limit);
-    case 'duplicate':
-      return duplicateRefusal(tool, r.record);
-    case 'unsettled':
-      // An identical submission went pending or unknown after this call was consented to (a parallel call, or
-      // one answered while a consent form was open): the user agreed without knowing a job may already exist.
-      return new CostRefusedError(
-        'duplicate',
-        `Refused: ${unsettledWarning(r.record)} It appeared after this call was approved. Nothing was sent or charged.`,
-        `Follow the earlier job with get_job (handle "${r.record.handle}") or check the platform project list; only if the user still wants a second job, call again with allow_duplicate: true and confirm it.`,
-      );
-  }
 }
 
 /**
@@ -307,8 +227,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
         status: 'declined',
         kind: req.kind,
         estimate: est,
-        reason: `Not confirmed: ${answer.reason}.`,
-        next_step: 'No charge made and no job started. Ask the user what to change before trying again.',
+        ...declinedWords(answer.reason),
       },
     };
   }
@@ -343,14 +262,13 @@ export async function confirmationRequired(
     confirmation_token: token,
     expires_at: expiresAt.toISOString(),
     ...(reason ? { reason } : {}),
-    next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user ${
-      est.bounded
-        ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
-        : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
-    } and what will be made (${req.summary}); ${
-      deps.config.consent === 'human'
-        ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${expiresAt.toISOString()}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
-        : `if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`
-    }`,
+    next_step: confirmationNextStep({
+      tool: req.tool,
+      estimate: est,
+      summary: req.summary,
+      expiresAt,
+      humanOnly: deps.config.consent === 'human',
+      warning,
+    }),
   };
 }

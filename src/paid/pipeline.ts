@@ -30,6 +30,7 @@ import {
   refusalError,
 } from './guard.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
+import { TOKEN_ALREADY_USED } from './wording.js';
 
 /** A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". */
 export type PaidCallResult = PaidResult | { askForm: { message: string; envelope: JobEnvelope } };
@@ -145,9 +146,7 @@ export async function runPaidCall(
         allowDuplicate: args.allowDuplicate,
         ...(decision.duplicateOf ? { duplicateOf: decision.duplicateOf } : {}),
       };
-      const reason =
-        'The confirmation_token was refused: the confirmation_token was already used. A fresh one is attached.';
-      return { envelope: await confirmationRequired(guardDeps, call, expected, undefined, reason) };
+      return { envelope: await confirmationRequired(guardDeps, call, expected, undefined, TOKEN_ALREADY_USED) };
     }
     return { error: refusalError(spec.name, admitted) };
   }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
+import type { DbTimeouts } from './db-timeouts.js';
 import { storeStateError } from './state-errors.js';
 import type { Store } from './types.js';
 
@@ -18,11 +19,13 @@ export async function openStore(opts: {
   log?: Pick<Logger, 'warn'>;
   /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT (src/kill-steps.ts). */
   onAdmitWrite?: (() => void) | undefined;
+  /** PostgreSQL only: bounded waits (db-timeouts.ts). */
+  dbTimeouts?: Partial<DbTimeouts> | undefined;
 }): Promise<Store> {
   const hook = opts.onAdmitWrite ? { onAdmitWrite: opts.onAdmitWrite } : {};
   if (opts.databaseUrl) {
     const { openPostgresStore } = await import('./postgres.js');
-    return openPostgresStore(opts.databaseUrl, hook);
+    return openPostgresStore(opts.databaseUrl, { ...hook, timeouts: opts.dbTimeouts });
   }
   const { openSqliteStore } = await import('./sqlite.js');
   return openSqliteStore(opts.stateDir, { ...(opts.log ? { log: opts.log } : {}), ...hook });
@@ -35,7 +38,7 @@ export async function openStore(opts: {
  * @throws StateError (SQLite), or the connection error with the password redacted (PostgreSQL).
  */
 export async function openConfiguredStore(
-  config: Pick<Config, 'stateDir' | 'databaseUrl' | 'testKillAt'>,
+  config: Pick<Config, 'stateDir' | 'databaseUrl' | 'testKillAt'> & { dbTimeouts?: DbTimeouts | undefined },
   log: Pick<Logger, 'warn'>,
 ): Promise<Store> {
   const kill = stepReached(config.testKillAt);
@@ -49,6 +52,7 @@ export async function openConfiguredStore(
     return await openStore({
       stateDir: config.stateDir,
       databaseUrl: config.databaseUrl,
+      dbTimeouts: config.dbTimeouts,
       log,
       onAdmitWrite: kill ? () => kill('in_admit') : undefined,
     });

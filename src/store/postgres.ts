@@ -16,6 +16,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import {
+  CLIENT_QUERY_SLACK_MS,
+  type DbTimeouts,
+  DEFAULT_DB_TIMEOUTS,
+  isDbTimeout,
+  StoreBusyError,
+} from './db-timeouts.js';
+import {
   AUDIT_COLUMNS,
   auditAppendSql,
   auditChanged,
@@ -60,10 +67,12 @@ export interface PostgresStoreOptions {
   now?: () => Date;
   /** Names the platform account whose admissions are serialized; one database can serve several. */
   account?: string;
-  /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT. */
-  onAdmitWrite?: (() => void) | undefined;
+  /** Test-only: runs inside the admit transaction after the intent's insert, before COMMIT; may never resolve. */
+  onAdmitWrite?: (() => void | Promise<void>) | undefined;
   /** Connections per instance. 5: admissions are serialized anyway; the rest is short reads and polls. */
   poolSize?: number;
+  /** Bounded waits (db-timeouts.ts); each missing field takes its default. */
+  timeouts?: Partial<DbTimeouts> | undefined;
 }
 
 /** First key of every advisory lock we take ('genp'), so ours never collide with another application's. */
@@ -170,7 +179,8 @@ class PostgresStore implements Store {
     where: string,
     private readonly now: () => Date,
     account: string,
-    private readonly onAdmitWrite?: (() => void) | undefined,
+    private readonly onAdmitWrite?: (() => void | Promise<void>) | undefined,
+    private readonly lockMs: number = DEFAULT_DB_TIMEOUTS.lockMs,
   ) {
     this.description = `PostgreSQL ${where}`;
     this.lockKey = accountKey(account);
@@ -179,6 +189,14 @@ class PostgresStore implements Store {
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>, durable = true): Promise<T> {
     if (this.closed) throw new Error('The job store is closed.');
     const c = await this.pool.connect();
+    // The server may end this session mid-transaction (idle_in_transaction_session_timeout after a freeze, a
+    // restart): pg then emits 'error' on the checked-out client, which would crash the process unheard. The
+    // failing query rejects on its own; this only keeps the event from being fatal.
+    let broken = false;
+    const onError = () => {
+      broken = true;
+    };
+    c.on('error', onError);
     try {
       await c.query('BEGIN');
       if (!durable) await c.query('SET LOCAL synchronous_commit = off');
@@ -186,10 +204,14 @@ class PostgresStore implements Store {
       await c.query('COMMIT');
       return out;
     } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
+      await c.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
       throw err;
     } finally {
-      c.release();
+      c.off('error', onError);
+      // A client whose session died is destroyed, not returned to the pool.
+      c.release(broken ? true : undefined);
     }
   }
 
@@ -217,9 +239,15 @@ class PostgresStore implements Store {
     await this.pruneNow();
     const credits = intent.estimate?.credits ?? 0;
     return this.tx(async (c): Promise<AdmitResult> => {
+      try {
+        await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
+      } catch (err) {
+        // Waited `lockMs` for another instance (frozen, partitioned or slow): refuse unsent, retryable.
+        if (isDbTimeout(err)) throw new StoreBusyError(this.lockMs, { cause: err });
+        throw err;
+      }
       // Every instance's admissions for this account are serialized: the spend and records read below cannot
       // change before the insert commits.
-      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
       const refusal = rule(credits, await this.facts(rules, c), rules);
       if (refusal) return { admitted: false, ...refusal };
       if (rules.nonce) {
@@ -232,7 +260,8 @@ class PostgresStore implements Store {
       const record = newRecord(intent, this.now());
       await c.query(INSERT, toRow(record));
       await c.query(AUDIT, auditRow(record, 'admit', this.now()));
-      this.onAdmitWrite?.();
+      // Test-only: may not return (a frozen instance, test/fleet/frozen-instance.test.ts).
+      await this.onAdmitWrite?.();
       return { admitted: true, record };
     });
   }
@@ -399,7 +428,19 @@ export function describeUrl(url: string): string {
  * migrate once). @throws SchemaTooNewError when a newer genplat-mcp wrote it; connection errors.
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 5 });
+  const t = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 5,
+    connectionTimeoutMillis: t.connectMs,
+    // Server-side limits, set on every session this pool opens (db-timeouts.ts says why each).
+    statement_timeout: t.statementMs,
+    lock_timeout: t.lockMs,
+    idle_in_transaction_session_timeout: t.idleInTransactionMs,
+    query_timeout: t.statementMs + CLIENT_QUERY_SLACK_MS,
+    // A dead peer behind a partition is noticed by TCP keepalive instead of never.
+    keepAlive: true,
+  });
   // An idle connection's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const where = describeUrl(url);
@@ -445,5 +486,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     options.now ?? (() => new Date()),
     options.account ?? 'default',
     options.onAdmitWrite,
+    t.lockMs,
   );
 }

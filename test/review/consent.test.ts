@@ -73,7 +73,9 @@ describe('allow_duplicate needs its own consent', () => {
 
 describe('an estimate that is not a price is refused before any consent path', () => {
   const config = { maxCreditsPerCall: 500, maxCreditsPerDay: 1000, confirm: { mode: 'never' } } as Config;
-  const jobs = { spendSince: async () => 0, list: async () => [] } as unknown as JobStore;
+  const jobs = {
+    readAdmissionFacts: async () => ({ now: new Date(0), spentToday: 0 }),
+  } as unknown as JobStore;
   it.each([Number.NaN, Number.POSITIVE_INFINITY, -100])('%s credits', async (credits) => {
     const d = await guardCall(
       { config, jobs, now: () => 0 },

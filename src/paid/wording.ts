@@ -1,0 +1,133 @@
+/**
+ * Every sentence the paid path says to the agent or the person (issue 18 item 6: one place for agent-facing
+ * wording): refusals by the admission rule, the consent prompt, the confirmation and declined answers. Callers
+ * pass figures and records; nothing here reads config or the store.
+ */
+import { GenplatError } from '../errors.js';
+import type { Estimate } from '../jobs/envelope.js';
+import type { JobRecord } from '../jobs/store.js';
+import type { AdmitRefusal } from '../store/types.js';
+import { unsettledWarning } from './consent.js';
+
+/** The guard refused the call: nothing was sent, nothing charged. */
+export class CostRefusedError extends GenplatError {
+  readonly refusal: 'per_call' | 'per_day' | 'per_user_day' | 'duplicate';
+  constructor(refusal: CostRefusedError['refusal'], message: string, nextStep: string) {
+    super(message, nextStep);
+    this.refusal = refusal;
+  }
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units === 1 ? '' : 's'}`;
+
+/** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
+export function consentMessage(tool: string, est: Estimate, summary: string, earlier?: JobRecord): string {
+  const warning = earlier ? `${unsettledWarning(earlier)} ` : '';
+  if (!est.bounded) {
+    return `${warning}${tool}: ${summary}. The platform publishes no price for this call; it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}), a figure that is not the platform's: ${est.basis}. The real charge is known only after the job starts. Confirm to start the job.`;
+  }
+  return `${warning}${tool} will spend at most ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+}
+
+/** Refusals the pre-check can give (no exclusive key and no nonce there). */
+export type PrecheckRefusal = Exclude<AdmitRefusal, { reason: 'exclusive' | 'token_used' }>;
+
+/** NaN or a negative figure is not a price: the ceilings cannot be applied to it. */
+function unusableEstimateRefusal(credits: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_call',
+    `Refused: the cost estimate (${String(credits)} credits) is not a usable price, so the ceilings cannot be applied. Nothing was sent or charged.`,
+    'Check the inputs that drive the price (template, model, quote) and try again; report it if it repeats.',
+  );
+}
+
+function perCallRefusal(credits: number, limit: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_call',
+    `Refused: this call is estimated at ${fmt(credits)} credits, above the per-call ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_CALL). Nothing was sent or charged.`,
+    'Choose a cheaper option, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_CALL.',
+  );
+}
+
+function perDayRefusal(spent: number, credits: number, limit: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_day',
+    `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account; this call's ${fmt(credits)} would exceed the per-day ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+    'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
+  );
+}
+
+function perUserDayRefusal(owner: string, spent: number, credits: number, limit: number): CostRefusedError {
+  return new CostRefusedError(
+    'per_user_day',
+    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+    `Choose a cheaper option (you have ${fmt(Math.max(0, limit - spent))} credits left today), wait for the next UTC day, or ask the operator to raise your budget in GENPLAT_USER_BUDGETS.`,
+  );
+}
+
+export function duplicateRefusal(tool: string, dup: JobRecord): CostRefusedError {
+  return new CostRefusedError(
+    'duplicate',
+    `Refused as a duplicate: an identical ${tool} call is already on record (handle ${dup.handle}, status ${dup.status}, created ${dup.createdAt}${dup.requestId ? `, request id ${dup.requestId}` : ''}). Nothing was sent or charged.`,
+    `Follow the earlier job with wait_for_jobs or get_job (handles ["${dup.handle}"])${dup.status === 'unknown' ? '; its submission outcome is unknown, so check the platform project list first' : ''}. Only if the user wants a second identical job, call again with allow_duplicate: true.`,
+  );
+}
+
+/** The error for a refusal from `store.admit` (nothing was written or sent); `exclusive` is the caller's. */
+export function refusalError(tool: string, r: PrecheckRefusal): CostRefusedError {
+  switch (r.reason) {
+    case 'per_call':
+      return Number.isFinite(r.credits) && r.credits >= 0
+        ? perCallRefusal(r.credits, r.limit)
+        : unusableEstimateRefusal(r.credits);
+    case 'per_day':
+      return perDayRefusal(r.spent, r.credits, r.limit);
+    case 'per_user_day':
+      return perUserDayRefusal(r.owner, r.spent, r.credits, r.limit);
+    case 'duplicate':
+      return duplicateRefusal(tool, r.record);
+    case 'unsettled':
+      // An identical submission went pending or unknown after this call was consented to (a parallel call, or
+      // one answered while a consent form was open): the user agreed without knowing a job may already exist.
+      return new CostRefusedError(
+        'duplicate',
+        `Refused: ${unsettledWarning(r.record)} It appeared after this call was approved. Nothing was sent or charged.`,
+        `Follow the earlier job with get_job (handle "${r.record.handle}") or check the platform project list; only if the user still wants a second job, call again with allow_duplicate: true and confirm it.`,
+      );
+  }
+}
+
+/** The `declined` answer's reason and next step: the person said no; nothing was sent. */
+export function declinedWords(why: string): { reason: string; next_step: string } {
+  return {
+    reason: `Not confirmed: ${why}.`,
+    next_step: 'No charge made and no job started. Ask the user what to change before trying again.',
+  };
+}
+
+/** A token verified, but redeemed by another call first (here or on another instance): quote again. */
+export const TOKEN_ALREADY_USED =
+  'The confirmation_token was refused: the confirmation_token was already used. A fresh one is attached.';
+
+/** What the agent must do with a `confirmation_required` answer. */
+export function confirmationNextStep(q: {
+  tool: string;
+  estimate: Estimate;
+  summary: string;
+  expiresAt: Date;
+  humanOnly: boolean;
+  warning: string | undefined;
+}): string {
+  const est = q.estimate;
+  const until = q.expiresAt.toISOString();
+  return `No charge made.${q.warning ? ` ${q.warning} Tell the user this, naming the request id.` : ''} Show the user ${
+    est.bounded
+      ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
+      : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
+  } and what will be made (${q.summary}); ${
+    q.humanOnly
+      ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${until}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
+      : `if they agree, call ${q.tool} again with the same arguments plus confirmation_token (single use, valid until ${until}).`
+  }`;
+}
