@@ -442,8 +442,9 @@ export function createPoller(opts: PollerOptions): Poller {
         for (;;) {
           // A read already on the wire may have left before the change the callback announces: read after it.
           if (st.inflight) await st.inflight;
-          // A read that started after the callback arrived (a waiter's due read) already answers it.
-          if (st.seq > 0 && (st.terminal || st.startedAt >= hintedAt)) return observed(st);
+          // A read that started after the callback arrived (a waiter's due read) already answers it; one in the
+          // same millisecond may have left before the change, so it does not.
+          if (st.seq > 0 && (st.terminal || st.startedAt > hintedAt)) return observed(st);
           // Never closer than the floor to the previous read, however many callbacks (replays) arrive:
           // the read moves to max(now, lastRead + floor).
           const wait = st.seq > 0 ? st.lastAt + hintGap - now() : 0;
