@@ -33,6 +33,7 @@ import type { Logger } from '../log.js';
 import { bearerValue } from './http-auth.js';
 import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
 import { createRateLimiter, DEFAULT_MAX_BODY_BYTES } from './http-limits.js';
+import { requestOwner } from './listen-owner.js';
 
 export const MCP_PATH = '/mcp';
 /** Static tokens only: no OAuth challenge or metadata here (issue 14 item 6). */
@@ -193,7 +194,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     total++;
     try {
       (req as IncomingMessage & { auth?: AuthInfo }).auth = verdict.authInfo;
-      await serveMcp(req, res);
+      // The owner travels with the request so listen streams hear only their caller's jobs (./listen-owner.ts).
+      await requestOwner.run(owner, () => serveMcp(req, res));
     } finally {
       total--;
       const left = (busy.get(owner) ?? 1) - 1;
