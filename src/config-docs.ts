@@ -172,7 +172,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_OAUTH_INTROSPECTION_URL',
     meaning:
-      'RFC 7662 introspection endpoint for opaque (non-JWT) access tokens; needs `GENPLAT_OAUTH_CLIENT_ID` and `GENPLAT_OAUTH_CLIENT_SECRET` (our confidential client at the issuer). Every request is introspected (no cache).',
+      'RFC 7662 introspection endpoint for opaque (non-JWT) access tokens; needs `GENPLAT_OAUTH_CLIENT_ID` and `GENPLAT_OAUTH_CLIENT_SECRET` (our confidential client at the issuer). A token is introspected once and remembered until its `exp` (a refused one for 10 s); see docs/security.md.',
     default: 'unset (JWT only)',
   },
   { env: 'GENPLAT_OAUTH_CLIENT_ID', meaning: 'Our client id at the issuer, for introspection.', default: 'unset' },

@@ -18,7 +18,8 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
-import { createAuthenticator } from '../transports/http-auth.js';
+import { bearerValue, createAuthenticator } from '../transports/http-auth.js';
+import { burstLogger } from './burst-log.js';
 import { ownerOf, staticAuthInfo } from './identity.js';
 import type { OAuthConfig } from './oauth-config.js';
 import { resourceMetadataUrl } from './resource-metadata.js';
@@ -31,7 +32,8 @@ export type GateVerdict =
 export interface GateOptions {
   tokens: readonly string[];
   tokenNames?: Readonly<Record<string, string>> | undefined;
-  oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier } | undefined;
+  /** `knownGood` (src/auth/verify-cache.ts) lets an already verified token through a throttled address. */
+  oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier & { knownGood?(token: string): boolean } } | undefined;
   now: () => number;
   log: Logger;
 }
@@ -44,6 +46,8 @@ export function createGate(opts: GateOptions) {
   const oauth = opts.oauth;
   const metadataUrl = oauth ? resourceMetadataUrl(oauth.config) : undefined;
   const seen = new Set<string>();
+  // An outage fails every request: one line per burst, not one per request.
+  const report = burstLogger(opts.log, opts.now);
 
   const staticRefusal = (): GateVerdict => ({
     ok: false,
@@ -58,7 +62,7 @@ export function createGate(opts: GateOptions) {
   });
 
   /** `path`: `mcp` = static tokens and OAuth; `static` = static tokens only, nothing about OAuth advertised. */
-  return async function check(authorization: string | undefined, path: 'mcp' | 'static'): Promise<GateVerdict> {
+  async function check(authorization: string | undefined, path: 'mcp' | 'static'): Promise<GateVerdict> {
     const owner = staticOwner(authorization);
     if (owner) return { ok: true, owner, authInfo: staticAuthInfo(owner, Math.floor(opts.now() / 1000)) };
     if (!oauth || path === 'static') return staticRefusal();
@@ -84,7 +88,7 @@ export function createGate(opts: GateOptions) {
     } catch (err) {
       if (!(err instanceof OAuthError)) {
         // The provider is unreachable or answered nonsense: our outage (500), never a 401 that restarts sign-in.
-        opts.log.warn('oauth token check failed', { error: err instanceof Error ? err.message : String(err) });
+        report('warn', 'oauth token check failed', { error: err instanceof Error ? err.message : String(err) });
       }
       const res = bearerAuthChallengeResponse(err, challenge);
       return {
@@ -94,5 +98,16 @@ export function createGate(opts: GateOptions) {
         body: await res.text(),
       };
     }
-  };
+  }
+
+  /**
+   * True when the header carries an OAuth token verified earlier (and not expired): it passes a throttled address
+   * without asking the provider. Static tokens are not let through: the throttle is also what slows guessing them.
+   */
+  function knownGood(authorization: string | undefined, path: 'mcp' | 'static'): boolean {
+    const token = bearerValue(authorization);
+    return path === 'mcp' && token !== undefined && oauth?.verifier.knownGood?.(token) === true;
+  }
+
+  return { check, knownGood };
 }

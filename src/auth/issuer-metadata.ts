@@ -3,6 +3,7 @@
  * This is the only network code outside src/client/: it talks to the identity provider, never to the platform,
  * and carries no platform key.
  */
+import { outageMemo } from './outage-memo.js';
 
 /** 5 s: jose's own JWKS fetch timeout, so a slow provider fails both reads alike. */
 const DISCOVERY_TIMEOUT_MS = 5000;
@@ -41,6 +42,8 @@ export async function fetchIssuerMetadata(issuer: string, fetchImpl: typeof fetc
       });
       if (!res.ok) {
         tried.push(`${url} (${res.status})`);
+        // Both locations are on the issuer's host: after a 5xx the second would fail alike (one fetch per outage).
+        if (res.status >= 500) break;
         continue;
       }
       const doc = (await res.json()) as Partial<IssuerMetadata>;
@@ -51,19 +54,37 @@ export async function fetchIssuerMetadata(issuer: string, fetchImpl: typeof fetc
       return doc as IssuerMetadata;
     } catch (err) {
       tried.push(`${url} (${(err as Error).name})`);
+      // Unreachable host (or a timeout): the other location is on the same host.
+      if (!(err instanceof SyntaxError)) break;
     }
   }
   throw new Error(`no authorization server metadata for ${issuer}: tried ${tried.join(', ')}`);
 }
 
-/** A cached read: the first success is kept for the process; a failure is not (the next request tries again). */
-export function cachedIssuerMetadata(issuer: string, fetchImpl?: typeof fetch): () => Promise<IssuerMetadata> {
+/**
+ * A cached read: the first success is kept for the process; a failure is remembered for one outage window
+ * (src/auth/outage-memo.ts), so a provider that is down sees one discovery fetch per window, not one per request.
+ */
+export function cachedIssuerMetadata(
+  issuer: string,
+  fetchImpl?: typeof fetch,
+  now: () => number = Date.now,
+): () => Promise<IssuerMetadata> {
   let pending: Promise<IssuerMetadata> | undefined;
+  const outage = outageMemo(now);
   return () => {
-    pending ??= fetchIssuerMetadata(issuer, fetchImpl).catch((err) => {
-      pending = undefined;
-      throw err;
-    });
+    if (!pending) {
+      try {
+        outage.check();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      pending = fetchIssuerMetadata(issuer, fetchImpl).catch((err) => {
+        pending = undefined;
+        outage.failed(err);
+        throw err;
+      });
+    }
     return pending;
   };
 }

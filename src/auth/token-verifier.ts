@@ -5,11 +5,13 @@
  * (src/auth/identity.ts). A token we refuse throws `OAuthError(invalid_token)` (→ 401 with a challenge); a
  * provider we cannot reach throws anything else (→ 500), so an outage never sends every host into a sign-in loop.
  */
-import { type AuthInfo, OAuthError, OAuthErrorCode, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import { type AuthInfo, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { type CallerExtra, oidcOwner } from './identity.js';
 import { cachedIssuerMetadata } from './issuer-metadata.js';
 import type { OAuthConfig } from './oauth-config.js';
+import { outageMemo } from './outage-memo.js';
+import { type CachingTokenVerifier, cachingVerifier } from './verify-cache.js';
 
 /** Asymmetric only: we hold no shared secret with the provider, so an HS256 token is never ours. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -27,16 +29,17 @@ export interface VerifierOptions {
 
 const invalid = (why: string) => new OAuthError(OAuthErrorCode.InvalidToken, why);
 
-/** Same comparison as the SDK's `expectedResource` check: no fragment, one trailing slash ignored. */
-const comparable = (s: string) => s.split('#')[0]!.replace(/\/$/, '');
-
-/** The token's audience as a URL: the one naming us when `aud` lists several, else the first (then refused). */
+/**
+ * The token's audience as a URL when one of its `aud` values is exactly our audience string, else undefined
+ * (then refused). Exactly: no URL normalisation, which would map `http://h/x/%2e%2e/mcp`, `http://0x7f.0.0.1/mcp`
+ * or a trailing slash onto ours (issue 19 item 3); providers copy the resource indicator verbatim into `aud`, and
+ * clients take it from our metadata, so a token meant for us carries our string as we publish it.
+ */
 export function resourceOf(aud: unknown, audience: string): URL | undefined {
   const list = (Array.isArray(aud) ? aud : [aud]).filter((a): a is string => typeof a === 'string');
-  const pick = list.find((a) => comparable(a) === comparable(audience)) ?? list[0];
-  if (pick === undefined) return undefined;
+  if (!list.includes(audience)) return undefined;
   try {
-    return new URL(pick);
+    return new URL(audience);
   } catch {
     return undefined;
   }
@@ -57,6 +60,8 @@ function authInfoOf(claims: JWTPayload & Record<string, unknown>, oauth: OAuthCo
     throw invalid('token has no issuer or subject');
   }
   const resource = resourceOf(claims.aud, oauth.audience);
+  // The SDK's `expectedResource` check compares normalised URLs; ours above is exact, so it decides.
+  if (!resource) throw invalid('Token was not issued for this resource');
   const clientId = claims.client_id ?? claims.azp;
   return {
     // Kept out of everything downstream: nothing after the gate needs the token itself.
@@ -65,7 +70,7 @@ function authInfoOf(claims: JWTPayload & Record<string, unknown>, oauth: OAuthCo
     clientId: typeof clientId === 'string' ? clientId : '',
     scopes: scopesOf(claims),
     ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
-    ...(resource ? { resource } : {}),
+    resource,
     extra: { owner: oidcOwner(issuer, subject), via: 'oauth', issuer, subject } satisfies CallerExtra,
   };
 }
@@ -73,10 +78,13 @@ function authInfoOf(claims: JWTPayload & Record<string, unknown>, oauth: OAuthCo
 /** Three base64url segments: a JWS. Anything else is opaque (introspection) or garbage. */
 const looksLikeJwt = (t: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(t);
 
-export function createTokenVerifier(opts: VerifierOptions): OAuthTokenVerifier {
+export function createTokenVerifier(opts: VerifierOptions): CachingTokenVerifier {
   const { oauth } = opts;
   const now = opts.now ?? Date.now;
-  const metadata = cachedIssuerMetadata(oauth.issuer, opts.fetch);
+  const metadata = cachedIssuerMetadata(oauth.issuer, opts.fetch, now);
+  // While the provider is down, its key set and introspection endpoint are asked once per window.
+  const keysDown = outageMemo(now);
+  const introspectionDown = outageMemo(now);
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   const keySet = async () => {
     if (!jwks) {
@@ -89,6 +97,7 @@ export function createTokenVerifier(opts: VerifierOptions): OAuthTokenVerifier {
 
   async function verifyJwt(token: string): Promise<AuthInfo> {
     const keys = await keySet();
+    keysDown.check();
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer: oauth.issuer,
@@ -101,12 +110,28 @@ export function createTokenVerifier(opts: VerifierOptions): OAuthTokenVerifier {
     } catch (err) {
       if (err instanceof OAuthError) throw err;
       // A provider that does not answer is our outage, not the caller's bad token.
-      if (err instanceof errors.JWKSTimeout || !(err instanceof errors.JOSEError)) throw err;
+      // jose answers a key-set response other than 200 with a bare JOSEError (no subclass): an outage too.
+      const outage =
+        err instanceof errors.JWKSTimeout || !(err instanceof errors.JOSEError) || err.constructor === errors.JOSEError;
+      if (outage) {
+        keysDown.failed(err);
+        throw err;
+      }
       throw invalid(err instanceof errors.JWTExpired ? 'Token has expired' : 'Token is not valid for this server');
     }
   }
 
   async function introspect(token: string, cfg: NonNullable<OAuthConfig['introspection']>): Promise<AuthInfo> {
+    introspectionDown.check();
+    try {
+      return await introspectOnce(token, cfg);
+    } catch (err) {
+      if (!(err instanceof OAuthError)) introspectionDown.failed(err);
+      throw err;
+    }
+  }
+
+  async function introspectOnce(token: string, cfg: NonNullable<OAuthConfig['introspection']>): Promise<AuthInfo> {
     const res = await (opts.fetch ?? fetch)(cfg.url, {
       method: 'POST',
       headers: {
@@ -132,11 +157,14 @@ export function createTokenVerifier(opts: VerifierOptions): OAuthTokenVerifier {
     return authInfoOf({ ...claims, iss, sub: typeof sub === 'string' ? sub : undefined }, oauth);
   }
 
-  return {
-    async verifyAccessToken(token) {
-      if (looksLikeJwt(token)) return verifyJwt(token);
-      if (oauth.introspection) return introspect(token, oauth.introspection);
-      throw invalid('Token is not a JWT and no introspection endpoint is configured');
+  return cachingVerifier(
+    {
+      async verifyAccessToken(token) {
+        if (looksLikeJwt(token)) return verifyJwt(token);
+        if (oauth.introspection) return introspect(token, oauth.introspection);
+        throw invalid('Token is not a JWT and no introspection endpoint is configured');
+      },
     },
-  };
+    { now },
+  );
 }

@@ -110,6 +110,16 @@ function hostProblem(hostname: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The reason a resolved address (what a host name's lookup returned, about to be connected to) is not public,
+ * or undefined when it is: the same classification as IP literals in URLs, for save_outputs' downloads
+ * (src/client/guarded-lookup.ts), where this process itself connects.
+ */
+export function resolvedAddressProblem(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  return ipProblem(ipaddr.parse(address));
+}
+
 /** The raw authority (between `scheme://` and the path) as typed, before WHATWG drops an empty `@`. */
 function rawAuthority(value: string): string {
   const afterScheme = value.replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '');

@@ -15,8 +15,9 @@
  *   processing with a note. A definitive 4xx (unknown id, bad key) becomes an `unknown` view with the reason.
  * - Reads are never tied to one watcher's AbortSignal: cancelling a wait stops that wait only, and never
  *   touches the job (mcp-notes 2.4).
- * - A platform callback (webhook, src/webhooks/) is only a hint: `hint` reads the job at once, past the interval
- *   and the fleet lease, and wakes its waiters; `wake` (the hint heard from another instance) makes waiters here
+ * - A platform callback (webhook, src/webhooks/) is only a hint: `hint` reads the job as soon as the spec's
+ *   floor allows (max(now, last read + 5 s): `SPEC_MIN_READ_GAP_MS`), past the interval and the fleet lease, and
+ *   wakes its waiters; `wake` (the hint heard from another instance) makes waiters here
  *   re-read now through the lease, so they normally take the store's fresh observation instead of the platform.
  */
 import { randomUUID } from 'node:crypto';
@@ -31,6 +32,11 @@ import type { JobPatch, JobRecord, JobStore } from './store.js';
 
 /** Spec "Limits": status endpoints are polled every 5-10 seconds. */
 export const DEFAULT_INTERVAL_MS = { min: 5_000, max: 10_000 } as const;
+/**
+ * The spec's floor between two status reads of one job (platform-api.md "Limits": every 5-10 seconds, so never
+ * closer than 5 s). A callback (hint) never brings a read closer than this to the previous one (issue 19 item 5).
+ */
+export const SPEC_MIN_READ_GAP_MS = 5_000;
 /**
  * Polls handed to the client at once. The client's own queue sends at most 4 (http.ts), so 8 keeps it fed
  * while never letting more than 4 polls queue ahead of a submit; 50 jobs still take ~13 round trips.
@@ -71,8 +77,8 @@ export interface Poller {
    */
   next(ref: JobRef, seenSeq: number, signal?: AbortSignal): Promise<Observed>;
   /**
-   * A callback said this job changed: one status read now (past the interval and the lease; concurrent hints
-   * share it), then every waiter wakes. Terminal jobs are not read again.
+   * A callback said this job changed: one status read at max(now, last read + floor) (past the interval and the
+   * lease; concurrent and replayed hints share it), then every waiter wakes. Terminal jobs are not read again.
    */
   hint(ref: JobRef): Promise<Observed>;
   /**
@@ -95,6 +101,11 @@ export interface PollerOptions {
   now?: () => number;
   /** Returns [0, 1); jitter source, injected by tests. */
   random?: () => number;
+  /**
+   * Least time between the end of a read and a read a hint asks for; default the smaller of `intervalMs.min`
+   * and `SPEC_MIN_READ_GAP_MS` (so a test's fast poller keeps fast hints, and production keeps the spec's 5 s).
+   */
+  hintGapMs?: number;
 }
 
 interface HandleState {
@@ -104,6 +115,8 @@ interface HandleState {
   last: JobView | undefined;
   /** When the last read finished (ms). */
   lastAt: number;
+  /** When the last read started (ms); a hint is served by any read that started after it arrived. */
+  startedAt: number;
   seq: number;
   /** Earliest time the next read may start. 0 = now. */
   dueAt: number;
@@ -157,6 +170,7 @@ export function createPoller(opts: PollerOptions): Poller {
   if (!(concurrency >= 1)) throw new RangeError('poller concurrency must be at least 1');
   const now = opts.now ?? Date.now;
   const random = opts.random ?? Math.random;
+  const hintGap = opts.hintGapMs ?? Math.min(interval.min, SPEC_MIN_READ_GAP_MS);
   const limit = limiter(concurrency);
   const states = new Map<string, HandleState>();
   const listeners = new Set<(c: PollerChange) => void>();
@@ -175,6 +189,7 @@ export function createPoller(opts: PollerOptions): Poller {
         handle,
         last: undefined,
         lastAt: 0,
+        startedAt: 0,
         seq: 0,
         dueAt: 0,
         inflight: undefined,
@@ -311,6 +326,7 @@ export function createPoller(opts: PollerOptions): Poller {
   }
 
   function startRead(st: HandleState, force = false): Promise<Observed> {
+    st.startedAt = now();
     const p = (async () => {
       const view = await fetchView(st, force);
       const previous = st.last?.status;
@@ -362,6 +378,20 @@ export function createPoller(opts: PollerOptions): Poller {
     });
   }
 
+  /** Sleeps `ms` (a hint waiting for the floor); rejects when the poller closes. */
+  function delay(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const entry = {
+        timer: setTimeout(() => {
+          timers.delete(entry);
+          resolve();
+        }, ms),
+        reject,
+      };
+      timers.add(entry);
+    });
+  }
+
   /** Waits for `p` unless `signal` aborts first; `p` itself is not cancelled. */
   function race<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!signal) return p;
@@ -407,14 +437,27 @@ export function createPoller(opts: PollerOptions): Poller {
       const st = stateOf(ref);
       if (st.terminal && st.last) return observed(st);
       if (st.hinted) return st.hinted;
+      const hintedAt = now();
       const p = (async () => {
-        // A read already on the wire may have left before the change the callback announces: read after it.
-        if (st.inflight) await st.inflight;
-        return startRead(st, true);
+        for (;;) {
+          // A read already on the wire may have left before the change the callback announces: read after it.
+          if (st.inflight) await st.inflight;
+          // A read that started after the callback arrived (a waiter's due read) already answers it; one in the
+          // same millisecond may have left before the change, so it does not.
+          if (st.seq > 0 && (st.terminal || st.startedAt > hintedAt)) return observed(st);
+          // Never closer than the floor to the previous read, however many callbacks (replays) arrive:
+          // the read moves to max(now, lastRead + floor).
+          const wait = st.seq > 0 ? st.lastAt + hintGap - now() : 0;
+          if (wait <= 0) break;
+          await delay(wait);
+          if (closed) throw closedError();
+        }
+        const o = await startRead(st, true);
+        // Waiters asleep until their next due read now see the newer view.
+        wakeAll(st);
+        return o;
       })();
       st.hinted = p;
-      // Waiters asleep until the next due read loop now and find the forced read in flight.
-      queueMicrotask(() => wakeAll(st));
       try {
         return await p;
       } finally {

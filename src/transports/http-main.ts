@@ -23,6 +23,7 @@ import { webhookReceiver } from '../webhooks/receiver.js';
 import { pubSubEventBus } from './event-bus.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
+import { ownerFilteredBus, ownsJobUri } from './listen-owner.js';
 
 /** The job resource template's prefix (resources/): `genplat://jobs/{handle}`. */
 const JOB_URI_PREFIX = 'genplat://jobs/';
@@ -151,7 +152,8 @@ export async function startHttpRuntime(
       ...(webhooksOn
         ? { routes: [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })] }
         : {}),
-      bus,
+      // Listen streams hear "updated" only for their caller's jobs (the SDK's router filters by URI alone).
+      bus: ownerFilteredBus(bus, (owner, uri) => ownsJobUri(jobs, owner, uri), log),
       ...(config.oauth
         ? {
             oauth: {

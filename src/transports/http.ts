@@ -5,7 +5,8 @@
  * charges) is in the store, so any instance on the same PostgreSQL answers any request: no session affinity.
  *
  * In front of the handler, in this order: path → Host (DNS rebinding; the SDK's guard) → Origin (the SDK's
- * guard) → bearer token, static or OAuth (src/auth/gate.ts) → per-caller rate limit → in-flight caps. The body
+ * guard) → failed-authentication throttle per address (src/auth/auth-throttle.ts) → bearer token, static or
+ * OAuth (src/auth/gate.ts) → per-caller rate limit → in-flight caps. The body
  * limit is the SDK adapter's. Paths: `/mcp` (static tokens and, when configured, OAuth with its metadata at
  * `/.well-known/oauth-protected-resource…`) and `/static/mcp` (static tokens only, no OAuth advertised: for hosts
  * that drop a configured header once a server advertises OAuth).
@@ -23,13 +24,16 @@ import {
   type OAuthTokenVerifier,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
+import { authThrottle } from '../auth/auth-throttle.js';
 import { createGate } from '../auth/gate.js';
 import { ownerOf } from '../auth/identity.js';
 import type { OAuthConfig } from '../auth/oauth-config.js';
 import { metadataRoute } from '../auth/resource-metadata.js';
 import type { Logger } from '../log.js';
+import { bearerValue } from './http-auth.js';
 import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
 import { createRateLimiter, DEFAULT_MAX_BODY_BYTES } from './http-limits.js';
+import { requestOwner } from './listen-owner.js';
 
 export const MCP_PATH = '/mcp';
 /** Static tokens only: no OAuth challenge or metadata here (issue 14 item 6). */
@@ -108,6 +112,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   });
   const routes = [...(opts.oauth ? [metadataRoute(opts.oauth.config, MCP_PATH)] : []), ...(opts.routes ?? [])];
   const limiter = createRateLimiter(opts.rateLimitPerMin, now);
+  const throttle = authThrottle(now);
   const log = opts.log;
   const validateHost = hostHeaderValidation([...allowedHostNames(opts.host, opts.allowedHosts)]);
   const validateOrigin = originValidation(allowedOriginHostNames(opts.host, opts.allowedHosts, opts.allowedOrigins));
@@ -146,11 +151,20 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     }
     // The SDK's guards answer 403 themselves.
     if (!validateHost(req, res) || !validateOrigin(req, res)) return;
-    const verdict = await gate(req.headers.authorization, entry);
+    // Before any verification: an address that keeps presenting bad tokens costs the identity provider nothing
+    // more (src/auth/auth-throttle.ts); a token verified earlier still passes.
+    const addr = req.socket.remoteAddress ?? '?';
+    const authorization = req.headers.authorization;
+    const throttled = throttle.retryAfter(addr);
+    if (throttled > 0 && !gate.knownGood(authorization, entry)) {
+      return sendError(res, 429, 'Too many failed authentications from this address', {
+        'retry-after': String(throttled),
+      });
+    }
+    const verdict = await gate.check(authorization, entry);
     if (!verdict.ok) {
-      // Guessing loops get throttled per address too; a 16+ character token is not guessable anyway.
-      const wait = limiter.take(`addr:${req.socket.remoteAddress ?? '?'}`);
-      if (wait > 0) return sendError(res, 429, 'Too many requests', { 'retry-after': String(wait) });
+      // A refused token counts; no token (a host probing for the challenge) and our own outage (5xx) do not.
+      if (verdict.status === 401 && bearerValue(authorization) !== undefined) throttle.failed(addr);
       if (res.headersSent) return;
       res.writeHead(verdict.status, verdict.headers);
       res.end(verdict.body);
@@ -180,7 +194,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     total++;
     try {
       (req as IncomingMessage & { auth?: AuthInfo }).auth = verdict.authInfo;
-      await serveMcp(req, res);
+      // The owner travels with the request so listen streams hear only their caller's jobs (./listen-owner.ts).
+      await requestOwner.run(owner, () => serveMcp(req, res));
     } finally {
       total--;
       const left = (busy.get(owner) ?? 1) - 1;

@@ -41,11 +41,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `opaque`: the provider issues opaque access tokens and the server introspects them (RFC 7662). */
-export async function startOAuthFixture(opts: { opaque?: boolean } = {}): Promise<OAuthFixture> {
+/**
+ * `opaque`: the provider issues opaque access tokens and the server introspects them (RFC 7662).
+ * `aliases`: more resource indicators the provider issues tokens for (other spellings of our URL).
+ * `onLog`: receives the server's log lines from `warn` up (default: none are kept).
+ */
+export async function startOAuthFixture(
+  opts: { opaque?: boolean; aliases?: (url: string) => string[]; onLog?: (line: string) => void } = {},
+): Promise<OAuthFixture> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
-  const idp = await startIdp({ resources: [url, FOREIGN_RESOURCE], scopes: [...ALL_SCOPES], opaque: opts.opaque });
+  const idp = await startIdp({
+    resources: [url, FOREIGN_RESOURCE, ...(opts.aliases?.(url) ?? [])],
+    scopes: [...ALL_SCOPES],
+    opaque: opts.opaque,
+  });
   const sim = await startSimulator({ timing: 'test' });
   setTrustedMediaOrigins([sim.origin]);
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-oauth-'));
@@ -69,7 +79,7 @@ export async function startOAuthFixture(opts: { opaque?: boolean } = {}): Promis
   const now = () => Date.now() + offset;
   const rt = await startHttpRuntime(
     config,
-    createLogger('error', () => {}),
+    opts.onLog ? createLogger('warn', opts.onLog) : createLogger('error', () => {}),
     { pollIntervalMs: 20, now },
   );
   return {

@@ -20,6 +20,10 @@ export interface TestIdp {
   nextUser: string;
   /** When set, the scripted consent grants only these resource scopes. */
   grantOnly: string | undefined;
+  /** Every request the provider received (method and path), oldest first: what our server cost it. */
+  requests: { method: string; path: string }[];
+  /** While true the provider answers every request 503 (an outage), still counting them. */
+  down: boolean;
   /** A client-credentials access token for `resource` (sub = the bot's client id). */
   clientCredentialsToken(resource: string, scope: string): Promise<string>;
   close(): Promise<void>;
@@ -39,7 +43,14 @@ export async function startIdp(opts: {
 }): Promise<TestIdp> {
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let interaction: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  const requests: { method: string; path: string }[] = [];
+  let down = false;
   const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '' });
+    if (down) {
+      res.writeHead(503).end();
+      return;
+    }
     if (req.url?.startsWith('/interaction/') && interaction) {
       interaction(req, res).catch((err) => {
         res.writeHead(500);
@@ -117,6 +128,13 @@ export async function startIdp(opts: {
 
   const idp: TestIdp = {
     issuer,
+    requests,
+    get down() {
+      return down;
+    },
+    set down(v: boolean) {
+      down = v;
+    },
     nextUser: 'alice',
     grantOnly: undefined,
     async clientCredentialsToken(resource, wanted) {

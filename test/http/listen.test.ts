@@ -5,7 +5,7 @@
  * test/fleet/http-fleet.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HttpFixture, sc, startHttpFixture, TOKEN_A } from './helpers.js';
+import { type HttpFixture, sc, startHttpFixture, TOKEN_A, TOKEN_B } from './helpers.js';
 
 let f: HttpFixture;
 beforeAll(async () => {
@@ -39,5 +39,33 @@ describe('job change notifications over HTTP', () => {
     await vi.waitFor(() => expect(heard).toContain(uri), { timeout: 10_000, interval: 20 });
     expect(heard).not.toContain(other);
     await sub.close();
+  });
+
+  it("2026-07-28: a stream naming another caller's handle hears nothing of it (issue 19 item 5)", async () => {
+    const a = await f.connect(TOKEN_A);
+    if (a.era === 'legacy') return;
+    const b = await f.connect(TOKEN_B);
+    f.sim.jobs.scriptNext({ durationMs: 600_000 });
+    const created = sc(await a.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Mine only.' }));
+    const uri = `genplat://jobs/${created.handle}`;
+    const heardA: string[] = [];
+    const heardB: string[] = [];
+    a.client.setNotificationHandler('notifications/resources/updated', async (n) => {
+      heardA.push(n.params.uri);
+    });
+    b.client.setNotificationHandler('notifications/resources/updated', async (n) => {
+      heardB.push(n.params.uri);
+    });
+    const subA = await a.client.listen({ resourceSubscriptions: [uri] });
+    const subB = await b.client.listen({ resourceSubscriptions: [uri] });
+    const job = f.sim.jobs.all().find((j) => j.id === (created.remote as { id: string }).id)!;
+    job.finishAt = Date.now();
+    await a.call('wait_for_jobs', { handles: [created.handle], max_wait_s: 20 });
+    await vi.waitFor(() => expect(heardA).toContain(uri), { timeout: 10_000, interval: 20 });
+    // B's stream is fed from the same bus at the same moment; give it the same time to (not) hear.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(heardB).toEqual([]);
+    await subA.close();
+    await subB.close();
   });
 });

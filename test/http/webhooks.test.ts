@@ -16,6 +16,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
+import { SPEC_MIN_READ_GAP_MS } from '../../src/jobs/poller.js';
 import { createLogger } from '../../src/log.js';
 import { fingerprint } from '../../src/paid/fingerprint.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
@@ -235,6 +236,31 @@ describe('a callback is only a hint', () => {
     expect(bad.slice(0, HOOK_BAD_PER_ADDR_PER_MIN).every((c) => c === 404)).toBe(true);
     expect(bad.at(-1)).toBe(429);
   });
+});
+
+describe('callbacks never bring status reads closer than the spec allows', () => {
+  it('a replayed callback: reads of the job stay at least 5 s apart (platform-api.md "Limits")', async () => {
+    fx = await fixture();
+    const a = await fx.start();
+    const job = await talkingVideo(fx, a, NEVER_DUE_MS);
+    // One read now (the job is processing), then the same callback five times within a few hundred ms.
+    expect(sc(await a.call('get_job', { handle: job.handle })).status).toBe('processing');
+    for (let i = 0; i < HOOK_PER_JOB_PER_MIN; i++) {
+      expect((await rawRequest(job.hook!, { body: '{}' })).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    const reads = () =>
+      fx!.sim.log.entries().filter((e) => e.method === 'GET' && e.path === '/video/status' && e.query.id === job.id);
+    const first = reads().length;
+    // The hinted read comes at the floor after the last read, once for all five callbacks.
+    await vi.waitFor(() => expect(reads().length).toBe(first + 1), { timeout: SPEC_MIN_READ_GAP_MS + 2000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const at = reads().map((e) => e.at);
+    expect(at).toHaveLength(first + 1);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    console.error(`status reads of one job after 5 replayed callbacks: gaps ${gaps.join(', ')} ms`);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(SPEC_MIN_READ_GAP_MS);
+  }, 15_000);
 });
 
 describe('what is sent', () => {

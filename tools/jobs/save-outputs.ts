@@ -1,22 +1,11 @@
-import { mkdir, realpath, rename } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdir, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { downloadTo } from '../../src/client/download.js';
+import { saveFiles } from '../../src/client/save-files.js';
 import { defineTool } from '../../src/define-tool.js';
 import { GenplatError, UserInputError } from '../../src/errors.js';
 import { decodeHandle, jobKey, MAX_HANDLE_LENGTH } from '../../src/jobs/handle.js';
 import { resolveJob } from '../../src/jobs/owner.js';
-
-const EXT: Record<string, string> = {
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-  'video/quicktime': 'mov',
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'audio/mpeg': 'mp3',
-  'audio/wav': 'wav',
-};
 
 /** A file-name part from a job identity: only [A-Za-z0-9_-], so no id can name a path. */
 const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'job';
@@ -54,6 +43,7 @@ export default defineTool({
   },
   output: {
     files: z.array(z.object({ path: z.string(), bytes: z.number().int(), content_type: z.string(), url: z.string() })),
+    refused: z.array(z.object({ url: z.string(), reason: z.string() })),
     folder: z.string(),
   },
   // Writes local files (not read-only); a second call rewrites the same names with the same bytes (idempotent);
@@ -78,22 +68,15 @@ export default defineTool({
     const base = safe(jobKey(job.ref));
     const items = view.outputs.map((o, i) => ({ url: o.url, media: o.media, name: `${base}-${i + 1}` }));
     if (job.rec?.originalUrl) items.push({ url: job.rec.originalUrl, media: 'video', name: `${base}-original` });
-    const files = [];
-    for (const item of items) {
-      const got = await downloadTo({
-        url: item.url,
-        media: item.media,
-        path: join(dir, `${item.name}.download`),
-        maxBytes: ctx.config.saveMaxBytes,
-      });
-      // The extension follows what was served (checked against the media family), not the URL.
-      const ext = EXT[got.contentType] ?? got.contentType.split('/')[1]?.replace(/[^a-z0-9]/g, '') ?? 'bin';
-      const path = join(dir, `${item.name}.${ext}`);
-      // Belt and braces: names are built from [A-Za-z0-9_-] only, so this can fail only on a bug.
-      if (!path.startsWith(dir + sep)) throw new Error('save_outputs: a name escaped the folder');
-      await rename(got.path, path);
-      files.push({ path, bytes: got.bytes, content_type: got.contentType, url: item.url });
+    // Each output on its own: one the host serves as something else (or from a private address) is refused,
+    // with the reason, and the others are still saved.
+    const saved = await saveFiles(items, dir, { maxBytes: ctx.config.saveMaxBytes });
+    if (saved.files.length === 0) {
+      throw new GenplatError(
+        `Nothing was saved: ${saved.refused.map((r) => r.reason).join(' ')}`,
+        'Check the URLs in get_job; open one yourself only if you trust its host.',
+      );
     }
-    return { structured: { files, folder: dir } };
+    return { structured: { ...saved, folder: dir } };
   },
 });

@@ -131,10 +131,13 @@ describe('scopes and claims', () => {
   it('reads scope (RFC 9068) and scp (Entra) claims, and picks our audience out of several', () => {
     expect(scopesOf({ scope: 'genplat:read  genplat:spend' })).toEqual(['genplat:read', 'genplat:spend']);
     expect(scopesOf({ scp: ['genplat:read'] })).toEqual(['genplat:read']);
-    expect(resourceOf(['https://other', 'https://mcp.example.com/mcp/'], 'https://mcp.example.com/mcp')?.href).toBe(
-      'https://mcp.example.com/mcp/',
+    expect(resourceOf(['https://other', 'https://mcp.example.com/mcp'], 'https://mcp.example.com/mcp')?.href).toBe(
+      'https://mcp.example.com/mcp',
     );
-    expect(resourceOf('https://other/', 'https://mcp.example.com/mcp')?.href).toBe('https://other/');
+    // Exactly our string (issue 19 item 3): no trailing-slash, dot-segment or IPv4-spelling leniency.
+    for (const other of ['https://mcp.example.com/mcp/', 'https://mcp.example.com/x/%2e%2e/mcp', 'https://other/']) {
+      expect(resourceOf(other, 'https://mcp.example.com/mcp'), other).toBeUndefined();
+    }
     expect(resourceOf(undefined, 'https://mcp.example.com/mcp')).toBeUndefined();
   });
 

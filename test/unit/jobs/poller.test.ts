@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, ServerError } from '../../../src/errors.js';
 import type { JobRef } from '../../../src/jobs/handle.js';
-import { createPoller, type Observed, type PollerChange } from '../../../src/jobs/poller.js';
+import { createPoller, type Observed, type PollerChange, SPEC_MIN_READ_GAP_MS } from '../../../src/jobs/poller.js';
 import { silentLogger } from '../../../src/log.js';
 import { fakeClient, memoryStore, ok } from './fake-client.js';
 
@@ -269,7 +269,7 @@ describe('poller', () => {
   });
 
   describe('webhook hints', () => {
-    it('hint: a waiter asleep until the next due read wakes at once with the forced read, past min', async () => {
+    it('hint: reads at the spec floor after the last read (past the interval, never sooner), then wakes waiters', async () => {
       const { fn, reads } = recordingStatus((_id, n) =>
         n === 1 ? { status: 'processing' } : { status: 'completed', url: 'https://cdn.example.com/a.mp4' },
       );
@@ -286,7 +286,12 @@ describe('poller', () => {
       });
       await vi.advanceTimersByTimeAsync(1_000);
       expect(woke).toBeUndefined();
-      const hinted = await poller.hint(ref('a'));
+      const hinting = poller.hint(ref('a'));
+      // 1 s after the first read: the hinted read waits for the 5 s floor (issue 19 item 5).
+      await vi.advanceTimersByTimeAsync(SPEC_MIN_READ_GAP_MS - 1_000 - 10);
+      expect(reads.get('a')).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(20);
+      const hinted = await hinting;
       await waiting;
       expect(hinted.view.status).toBe('completed');
       expect(woke?.view.status).toBe('completed');
@@ -306,8 +311,17 @@ describe('poller', () => {
         intervalMs: { min: 600_000, max: 600_000 },
       });
       await poller.read(ref('a'));
-      await Promise.all([poller.hint(ref('a')), poller.hint(ref('a')), poller.hint(ref('a'))]);
+      const all = Promise.all([poller.hint(ref('a')), poller.hint(ref('a')), poller.hint(ref('a'))]);
+      await vi.advanceTimersByTimeAsync(SPEC_MIN_READ_GAP_MS);
+      await all;
       expect(reads.get('a')).toHaveLength(2);
+      // A replay right after: the next hinted read is again a floor later, not at once.
+      const again = poller.hint(ref('a'));
+      await vi.advanceTimersByTimeAsync(SPEC_MIN_READ_GAP_MS - 10);
+      expect(reads.get('a')).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(20);
+      await again;
+      expect(reads.get('a')).toHaveLength(3);
       poller.close();
     });
 
