@@ -53,7 +53,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
   if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
   log.addSecret(apiKey);
 
-  const jobs = await openConfiguredStore(config, log);
+  const jobs = await openConfiguredStore(config, log, { spool: true });
   log.info(`job store: ${jobs.description}`);
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.

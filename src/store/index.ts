@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
 import type { DbTimeouts } from './db-timeouts.js';
+import { withSpool } from './spool.js';
 import { storeStateError } from './state-errors.js';
 import type { Store } from './types.js';
 
@@ -39,7 +40,8 @@ export async function openStore(opts: {
  */
 export async function openConfiguredStore(
   config: Pick<Config, 'stateDir' | 'databaseUrl' | 'testKillAt'> & { dbTimeouts?: DbTimeouts | undefined },
-  log: Pick<Logger, 'warn'>,
+  log: Pick<Logger, 'warn'> & Partial<Pick<Logger, 'info'>>,
+  opts: { spool?: boolean } = {},
 ): Promise<Store> {
   const kill = stepReached(config.testKillAt);
   if (config.databaseUrl) {
@@ -49,12 +51,19 @@ export async function openConfiguredStore(
     for (const secret of queryCredentials(config.databaseUrl)) registerSecret(secret);
   }
   try {
-    return await openStore({
+    const store = await openStore({
       stateDir: config.stateDir,
       databaseUrl: config.databaseUrl,
       dbTimeouts: config.dbTimeouts,
       log,
       onAdmitWrite: kill ? () => kill('in_admit') : undefined,
+    });
+    // A serving process spools what the platform answered when the store is away (spool.ts); a one-shot
+    // command (doctor, audit export) only reads.
+    if (!opts.spool) return store;
+    return withSpool(store, join(config.stateDir, 'spool'), {
+      warn: log.warn.bind(log),
+      info: (log.info ?? log.warn).bind(log),
     });
   } catch (err) {
     if (config.databaseUrl) throw err;

@@ -99,7 +99,7 @@ export async function startHttpRuntime(
     if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
     log.addSecret(apiKey);
 
-    const jobs = await openConfiguredStore(config, log);
+    const jobs = await openConfiguredStore(config, log, { spool: true });
     log.info(`job store: ${jobs.description}`);
     steps.push(() => jobs.close());
     const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });

@@ -54,6 +54,8 @@ export const APPS_HOST = {
 } as ClientCapabilities;
 
 export interface HarnessOptions {
+  /** The job store to run on (e.g. PostgreSQL behind a fault proxy); default SQLite in the state dir. */
+  store?: (stateDir: string) => Promise<JobStore>;
   /** Merged over the config built from the sim (base URL, key, state dir). */
   config?: Partial<Config>;
   /** Extra client capabilities (elicitation is added by `onElicit`). */
@@ -156,7 +158,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (process.env.HARNESS_LOG) process.stderr.write(`${line}\n`);
     });
 
-    const jobs = await openSqliteStore(stateDir);
+    const jobs = opts.store ? await opts.store(stateDir) : await openSqliteStore(stateDir);
     cleanups.push(() => jobs.close());
     const platform = createPlatformClient({
       baseUrl: sim.baseUrl,
