@@ -13,6 +13,7 @@
  */
 import type { z } from 'zod';
 import type { Config } from '../config.js';
+import { finaliseEstimate } from '../cost/estimate.js';
 import {
   admitRules,
   confirmationRequired,
@@ -84,7 +85,7 @@ export async function runPaidCall(
   // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
   // this same object, so what the user consented to is byte for byte what is sent.
   const request = await spec.request(input, ctx);
-  const estimate = await spec.billable.estimate(input, ctx);
+  const estimate = finaliseEstimate(deps.config, spec.name, await spec.billable.estimate(input, ctx));
   const kind = spec.billable.kind(input);
   const summary = spec.billable.summary(input);
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
