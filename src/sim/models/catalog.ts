@@ -32,6 +32,7 @@ import {
   validateJBroll,
   validateR2v,
 } from './video.js';
+import { WORDING_MODELS } from './wordings.js';
 
 export interface CatalogModel {
   model: string;
@@ -115,6 +116,8 @@ export function buildCatalog(v: VendorMap): CatalogModel[] {
     entry(`${K}-v3`, 'image', '10 credits per image', textToImage(10)),
     entry('seedream-4-edit', 'image', '6 credits per image plus 1 per reference image', genericEdit(6, 10, 1)),
     entry('flux-2-pro-edit', 'image', 'from 15 credits per image', genericEdit(15, 4, 5)),
+    // Wordings the price grammar does not accept (issue 18), charged what each text plainly says.
+    ...WORDING_MODELS.map((m) => entry(m.model, m.media, m.credits, m.validate)),
   ];
 }
 
