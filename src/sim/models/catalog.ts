@@ -4,7 +4,8 @@
  *
  * `credits` texts are free text, as on the platform (spec: "credit description"), and deliberately varied:
  * per-unit prices with labelled tiers, per second, per reference image, ranges, "up to", "from", and one
- * with no usable bound (flare-edit). Spec prices are used where given (imagine-image-edit 10, broll 50,
+ * with no usable bound (flare-edit), plus the issue-18 review's wordings the price grammar refuses
+ * (`wordings.ts`). Counts multiply where a text is per image (`outputs.ts`). Spec prices are used where given (imagine-image-edit 10, broll 50,
  * 1-5-pro 50, video-t2v 50/100); the rest are sandbox inventions. What the simulator charges for each, and
  * why every text bounds that charge (or says it cannot), is the table in docs/pricing.md, which
  * test/invariants/quote-bounds.test.ts checks. Dedicated-family ids (<vendorC>-2.5 …) are deliberately
