@@ -35,7 +35,8 @@ export function tokenize(raw: string): Token[] {
     .trim()
     .replace(/\.$/, '');
   const out: Token[] = [];
-  const re = /(\s+)|(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(x\d+|[a-z]+)?|([a-z]+)|([\s\S])/gy;
+  // `1,000` is one number only when each group is exactly three digits (`4,1080p` is `4`, `,`, `1080p`).
+  const re = /(\s+)|(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)(x\d+|[a-z]+)?|([a-z]+)|([\s\S])/gy;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[1]) continue;
     if (m[2] !== undefined) {

@@ -87,6 +87,7 @@ const WORDINGS: [string, Partial<PriceUsage>, number | 'unbounded'][] = [
   ['10 credits per generation', {}, 10],
   ['10 credits per generation.', {}, 10],
   ['1,000 credits', {}, 1000],
+  ['6 credits per second at 720p (480p 4,1080p 10)', { seconds: 5, settings: { resolution: '1080p' } }, 50],
   ['1 API credit unit per generation', {}, 100],
   ['20 credits per image', { outputs: 4 }, 80],
   ['10 credits/image', { outputs: 2 }, 20],
