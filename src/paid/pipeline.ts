@@ -29,6 +29,7 @@ import {
   guardCall,
   refusalError,
 } from './guard.js';
+import { finaliseEstimate } from './pricing/estimate.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
 import { TOKEN_ALREADY_USED } from './wording.js';
 
@@ -86,7 +87,7 @@ export async function runPaidCall(
   // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
   // this same object, so what the user consented to is byte for byte what is sent.
   const request = await spec.request(input, ctx);
-  const estimate = await spec.billable.estimate(input, ctx);
+  const estimate = finaliseEstimate(deps.config, spec.name, await spec.billable.estimate(input, ctx));
   const kind = spec.billable.kind(input);
   const summary = spec.billable.summary(input);
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };

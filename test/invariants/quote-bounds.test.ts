@@ -160,11 +160,13 @@ const CASES: Case[] = [
   model(R2V, { prompt: 'p', reference_image_urls: [IMG] }, false),
   model((h) => `${v(h, 'K')}-v3-edit`, { prompt: 'p', image_url: IMG, image_size: { width: 2048, height: 2048 } }),
   model(C20, { prompt: 'p', image_url: IMG, duration: '5', resolution: '1080p' }),
-  model(C20, { prompt: 'p', image_url: IMG, duration: 7.5, resolution: '4k' }),
+  model(C20, { prompt: 'p', image_url: IMG, duration: 7, resolution: '480p' }),
+  // A resolution the catalog text names no tier for: unbounded, never the dearest listed guess.
+  model(C20, { prompt: 'p', image_url: IMG, duration: 7, resolution: '4k' }, false),
   model(C20, { prompt: 'p', image_url: IMG }, false),
   model((h) => `${v(h, 'A')}-v2.6-edit`, { prompt: 'p', image_urls: [IMG], max_images: 3 }),
   model(E3D, { video_url: 'https://cdn.example.com/v.mp4', resolution: '1080p' }),
-  model(E3D, { video_url: 'https://cdn.example.com/v.mp4', resolution: '4k' }),
+  model(E3D, { video_url: 'https://cdn.example.com/v.mp4', resolution: '4k' }, false),
   model(T2V, { prompt: 'p', duration: 15 }),
   model(T2V, { prompt: 'p' }),
   model(() => 'flux-2-pro', { prompt: 'p' }),
@@ -173,6 +175,23 @@ const CASES: Case[] = [
   model((h) => `${v(h, 'K')}-v3`, { prompt: 'p' }),
   model(() => 'seedream-4-edit', { prompt: 'p', image_urls: [IMG, IMG2] }),
   model(() => 'flux-2-pro-edit', { prompt: 'p', image_urls: [IMG, IMG2, IMG] }, false),
+  // Issue 18: wordings the price grammar does not accept are unbounded (so never approved by above:N).
+  model(() => 'tempo-1-t2v', { prompt: 'p', duration: 10 }, false),
+  model(() => 'tempo-1-long', { prompt: 'p' }, false),
+  model(() => 'lumen-1-hd', { prompt: 'p', resolution: '4K' }, false),
+  model(() => 'lumen-1-tiers', { prompt: 'p', resolution: '4K' }, false),
+  model(() => 'lumen-1-plus', { prompt: 'p', resolution: '4K' }, false),
+  model(() => 'lumen-1-x2', { prompt: 'p', resolution: '1080p' }, false),
+  model(() => 'lumen-1-mp', { prompt: 'p', size: '2048x2048' }, false),
+  model(() => 'lumen-1-batch', { prompt: 'p', num_images: 4 }, false),
+  model(() => 'tempo-1-frames', { prompt: 'p' }, false),
+  model(() => 'lumen-1', { prompt: 'p', num_images: 4 }),
+  // Counts the old reader ignored, and the two published models whose price follows the output count.
+  model(() => 'seedream-4', { prompt: 'p', batch_size: 3 }),
+  model(() => 'imagen-4', { prompt: 'p', number_of_images: 2, num_videos: 2 }),
+  model((h) => `${v(h, 'K')}-v3-edit`, { prompt: 'p', image_url: IMG, num_images: 4 }),
+  model(SUNBURST, { prompt: 'p', image_urls: [IMG], n: 4 }),
+  model(() => 'seedream-4-edit', { prompt: 'p', reference_image_urls: [], image_urls: [IMG, IMG2, IMG, IMG2] }),
 ];
 
 describe('quote ≥ the simulator’s charge, for every billable tool and price-changing argument', () => {

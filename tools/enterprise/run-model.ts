@@ -14,12 +14,12 @@ import { looksLikeFamilyId } from './models/family.js';
  * validate/estimate/run: tools/list needs none of them, and every module loaded before it is start-up time.
  */
 async function models() {
-  const [{ matchModel }, { checkParams }, { catalogPrice, usageOf }] = await Promise.all([
+  const [{ matchModel }, { checkParams }, { modelPrice }] = await Promise.all([
     import('./models/index.js'),
     import('./models/check.js'),
-    import('./models/spec.js'),
+    import('./models/price.js'),
   ]);
-  return { matchModel, checkParams, catalogPrice, usageOf };
+  return { matchModel, checkParams, modelPrice };
 }
 
 /**
@@ -81,9 +81,8 @@ export default defineTool({
     kind: () => 'model' as const,
     async estimate(input, ctx) {
       const entry = await catalogEntry(input.model, ctx);
-      const { matchModel, catalogPrice, usageOf } = await models();
-      const spec = matchModel(input.model, ctx.config.vendors);
-      const price = spec ? spec.price(input.params, entry.credits) : catalogPrice(entry.credits, usageOf(input.params));
+      const { matchModel, modelPrice } = await models();
+      const price = modelPrice(matchModel(input.model, ctx.config.vendors), input.params, entry.credits);
       if (price.bounded) return estimate(price.credits, price.basis);
       return unboundedEstimate(ctx.config, [`run_model:${input.model}`, 'run_model'], price.basis);
     },

@@ -7,7 +7,7 @@
  */
 import type { Config } from '../../config.js';
 import { type Estimate, estimate } from '../../jobs/envelope.js';
-import { boundFromCredits } from './catalog-credits.js';
+import { boundPrice, NO_USAGE } from './price-bound.js';
 
 /**
  * The quote for a call whose price nothing published bounds: the first of `keys` found in the operator price
@@ -33,6 +33,21 @@ export function unboundedEstimate(
     `price not published (${why}); quoted at the per-call ceiling of ${config.maxCreditsPerCall} credits (GENPLAT_MAX_CREDITS_PER_CALL); set GENPLAT_PRICE_TABLE "${keys[0]}" for a tighter figure`,
     { bounded: false },
   );
+}
+
+/**
+ * Every billable estimate passes here before consent (src/paid/pipeline.ts). A bounded 0 is not a price
+ * for a call that may charge: it would pass every ceiling and threshold while the platform bills. Such a
+ * quote becomes unbounded (operator table or ceiling, explicit consent). Negative and NaN figures are left to
+ * the guard, which refuses them unsent.
+ */
+export function finaliseEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  tool: string,
+  e: Estimate,
+): Estimate {
+  if (!e.bounded || e.credits !== 0) return e;
+  return unboundedEstimate(config, [tool], `the published figure came to 0 credits (${e.basis})`);
 }
 
 /** POST /video/generate: "Cost is 1 API credit unit (100 displayed credits) per video." */
@@ -101,16 +116,16 @@ export function scenesEstimate(scenes: number, tier: 'fast' | 'pro'): Estimate {
 }
 
 /**
- * Content library: "Cost follows the template's credit value", a string ("100", "150 credits", "100-200").
- * Read like a catalog text (every number; a range gives its upper end); a value without a bound
- * ("from 100", words) is unpublished → the operator table or the ceiling, with explicit consent.
+ * Content library: "Cost follows the template's credit value", free text ("100", "150 credits", "100-200").
+ * Read by the price grammar (docs/pricing.md); a value it cannot read in full ("from 100", "varies") is
+ * unpublished → the operator table or the ceiling, with explicit consent.
  */
 export function templateEstimate(
   config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
   templateId: string,
   credit: string | number | undefined,
 ): Estimate {
-  const b = boundFromCredits(credit === undefined ? undefined : String(credit), {});
+  const b = boundPrice(credit, NO_USAGE);
   if (b.bounded) return estimate(b.credits, `the template's credit value ${JSON.stringify(credit)}`);
   return unboundedEstimate(config, [`create_template_video:${templateId}`, 'create_template_video'], b.reason);
 }

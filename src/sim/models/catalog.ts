@@ -4,7 +4,8 @@
  *
  * `credits` texts are free text, as on the platform (spec: "credit description"), and deliberately varied:
  * per-unit prices with labelled tiers, per second, per reference image, ranges, "up to", "from", and one
- * with no usable bound (flare-edit). Spec prices are used where given (imagine-image-edit 10, broll 50,
+ * with no usable bound (flare-edit), plus the issue-18 review's wordings the price grammar refuses
+ * (`wordings.ts`). Counts multiply where a text is per image (`outputs.ts`). Spec prices are used where given (imagine-image-edit 10, broll 50,
  * 1-5-pro 50, video-t2v 50/100); the rest are sandbox inventions. What the simulator charges for each, and
  * why every text bounds that charge (or says it cannot), is the table in docs/pricing.md, which
  * test/invariants/quote-bounds.test.ts checks. Dedicated-family ids (<vendorC>-2.5 …) are deliberately
@@ -32,6 +33,7 @@ import {
   validateJBroll,
   validateR2v,
 } from './video.js';
+import { WORDING_MODELS } from './wordings.js';
 
 export interface CatalogModel {
   model: string;
@@ -115,6 +117,8 @@ export function buildCatalog(v: VendorMap): CatalogModel[] {
     entry(`${K}-v3`, 'image', '10 credits per image', textToImage(10)),
     entry('seedream-4-edit', 'image', '6 credits per image plus 1 per reference image', genericEdit(6, 10, 1)),
     entry('flux-2-pro-edit', 'image', 'from 15 credits per image', genericEdit(15, 4, 5)),
+    // Wordings the price grammar does not accept (issue 18), charged what each text plainly says.
+    ...WORDING_MODELS.map((m) => entry(m.model, m.media, m.credits, m.validate)),
   ];
 }
 

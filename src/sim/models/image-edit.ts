@@ -5,6 +5,7 @@
  */
 import { type Body, bad, optionalBoolean, optionalEnum, optionalNumber, optionalString } from '../check.js';
 import { checkFlareSize } from './image-size.js';
+import { listedMedia, requestedOutputs } from './outputs.js';
 import {
   checkShape,
   type ModelQuote,
@@ -78,8 +79,10 @@ export function validateSunburstEdit(params: Body, env: RuleEnv, model = 'sunbur
   const m = size ? /^(\d+)x(\d+)$/.exec(size) : null;
   const [w, h] = m ? [Number(m[1]), Number(m[2])] : [1024, 1024];
   const perUnit = Math.ceil((FLARE_QUALITY_CREDITS[quality] ?? FLARE_QUALITY_CREDITS.auto!) / 2);
-  // Its catalog text publishes "2-64 credits per image": the sandbox keeps to it whatever size is asked.
-  return { credits: Math.min(SUNBURST_MAX_CREDITS, sizePrice(perUnit, w, h)), outputCount: 1 };
+  // Its catalog text publishes "2-64 credits per image": the sandbox keeps to it whatever size is asked. The
+  // spec: "cost depends on size, quality and output count", so each output asked for is charged.
+  const n = requestedOutputs(params);
+  return { credits: Math.min(SUNBURST_MAX_CREDITS, sizePrice(perUnit, w, h)) * n, outputCount: n };
 }
 
 /** Sandbox price per image of <vendorI>-edit by resolution ("each image consumes credits"). */
@@ -128,7 +131,9 @@ export function validateKV3Edit(params: Body, env: RuleEnv, model = 'v3-edit'): 
   optionalColors(params);
   optionalNumber(params, 'strength');
   optionalString(params, 'negative_prompt');
-  return { credits: 20, outputCount: 1 };
+  // Spec: "cost depends on model settings and output count": 20 per output asked for.
+  const n = requestedOutputs(params);
+  return { credits: 20 * n, outputCount: n };
 }
 
 /** <vendorA>-v2.6-edit: max_images outputs, each charged. */
@@ -145,23 +150,25 @@ export function validateAV26Edit(params: Body, env: RuleEnv, model = 'v2.6-edit'
 }
 
 /**
- * Extra edit variants whose params the spec does not show: a prompt and 1..maxRefs image references; one
- * image at `perImage` plus `perRef` per reference image.
+ * Extra edit variants whose params the spec does not show: a prompt and 1..maxRefs image references; each
+ * output at `perImage`, plus `perRef` per reference image in any list (image_urls, reference_image_urls…).
  */
 export function genericEdit(perImage: number, maxRefs: number, perRef = 0) {
   return (params: Body, env: RuleEnv, model = 'edit'): ModelQuote => {
     checkShape(params, 'any', model);
     requirePrompt(params);
-    const refs = mediaUrls(params, 'image_urls', env, { required: true, min: 1, max: maxRefs })!;
-    return { credits: perImage + perRef * refs.length, outputCount: 1 };
+    mediaUrls(params, 'image_urls', env, { required: true, min: 1, max: maxRefs });
+    const n = requestedOutputs(params);
+    return { credits: perImage * n + perRef * listedMedia(params), outputCount: n };
   };
 }
 
-/** Text-to-image models whose params the spec does not show: a non-empty prompt, the rest accepted. */
+/** Text-to-image models whose params the spec does not show: a non-empty prompt, the rest accepted; per output. */
 export function textToImage(perImage: number) {
   return (params: Body, _env: RuleEnv, model = 't2i'): ModelQuote => {
     checkShape(params, 'any', model);
     requirePrompt(params);
-    return { credits: perImage, outputCount: 1 };
+    const n = requestedOutputs(params);
+    return { credits: perImage * n, outputCount: n };
   };
 }

@@ -106,6 +106,45 @@ describe('run_model: happy paths', () => {
   });
 });
 
+describe('run_model: the issue-18 review rows are bounded right or unbounded', () => {
+  const quote = async (model: string, params: Record<string, unknown>) => {
+    const r = await h.call(TOOL, { model, params }, { raw: true });
+    return structured(r).estimate as { credits: number; bounded: boolean };
+  };
+  it('an empty reference list does not hide a 10-item image_urls', async () => {
+    const ten = Array.from({ length: 10 }, (_, i) => `${IMG}?${i}`);
+    expect(await quote('seedream-4-edit', { prompt: 'p', reference_image_urls: [], image_urls: ten })).toMatchObject({
+      credits: 16,
+      bounded: true,
+    });
+  });
+  it('models whose spec ties the price to output count multiply by a count they are sent', async () => {
+    expect(await quote(id('K', '-v3-edit'), { prompt: 'p', image_url: IMG, num_images: 4 })).toMatchObject({
+      credits: 80,
+    });
+    expect(await quote(id('G', '-image-2.5-sunburst-edit'), { prompt: 'p', image_urls: [IMG], n: 4 })).toMatchObject({
+      credits: 256,
+    });
+  });
+  it.each([
+    ['tempo-1-t2v', { duration: 10 }],
+    ['tempo-1-long', {}],
+    ['lumen-1-hd', { resolution: '4K' }],
+    ['lumen-1-tiers', {}],
+    ['lumen-1-plus', {}],
+    ['lumen-1-mp', {}],
+    ['lumen-1-batch', {}],
+    ['flux-2-pro', { batch_size: 2, num_inference_steps: 40 }],
+  ])('%s %j: a wording or param the grammar cannot prove → unbounded', async (model, params) => {
+    const e = await quote(model, { prompt: 'p', ...params });
+    expect(e).toMatchObject({ bounded: false });
+    expect(h.sim.log.count(POSTS)).toBe(0);
+  });
+  it('"per generated image" is read, and multiplied by the count', async () => {
+    expect(await quote('lumen-1', { prompt: 'p', number_of_images: 3 })).toMatchObject({ credits: 30, bounded: true });
+  });
+});
+
 describe('run_model: rejections send nothing', () => {
   const cases: [string, () => Record<string, unknown>, RegExp][] = [
     [
@@ -206,6 +245,29 @@ describe('run_model: rejections send nothing', () => {
       /webhook_url"?: this model is polling-only/,
     ],
   ];
+
+  // Issue 18: a count or duration of 0, negative, fractional or text is a field error under every name, on
+  // models with and without a published schema; none is priced (a 0 would quote 0 while the platform bills).
+  const COUNT_NAMES = ['num_images', 'n', 'num_outputs', 'max_images', 'batch_size', 'number_of_images', 'num_videos'];
+  for (const value of [0, -5, 1.5, 'abc']) {
+    for (const name of [...COUNT_NAMES, 'duration']) {
+      cases.push([
+        `${name} = ${JSON.stringify(value)}, no published schema`,
+        () => ({ model: 'flux-2-pro', params: { prompt: 'p', [name]: value } }),
+        new RegExp(`params\\.${name}"?: must be an integer of at least 1`),
+      ]);
+    }
+    cases.push([
+      `n = ${JSON.stringify(value)} on a loose published model`,
+      () => ({ model: id('K', '-v3-edit'), params: { prompt: 'p', image_url: IMG, n: value } }),
+      /params\.n"?: must be an integer of at least 1/,
+    ]);
+    cases.push([
+      `duration = ${JSON.stringify(value)} on a per-second model`,
+      () => ({ model: id('C', '-2-0-i2v'), params: { prompt: 'p', image_url: IMG, duration: value } }),
+      /params\.duration"?: must be an integer of at least 1/,
+    ]);
+  }
 
   it.each(cases)('%s', async (_name, args, message) => {
     const r = await h.call(TOOL, args());

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { estimate } from '../../../src/jobs/envelope.js';
 import {
   customAvatarEstimate,
   familyEstimate,
+  finaliseEstimate,
   gestureEstimate,
   productHumanEstimate,
   productV2Estimate,
@@ -48,6 +50,25 @@ describe('spec prices', () => {
     expect(templateEstimate(CONFIG, 't', 'free-ish')).toMatchObject({ credits: 2000, bounded: false });
     expect(templateEstimate(CONFIG, 't', 'from 100')).toMatchObject({ credits: 2000, bounded: false });
     expect(templateEstimate(CONFIG, 't', undefined)).toMatchObject({ bounded: false });
+  });
+
+  it('templates go through the price grammar: a clause it cannot read is unbounded', () => {
+    expect(templateEstimate(CONFIG, 't', '100 credits; HD +50')).toMatchObject({ bounded: false });
+    expect(templateEstimate(CONFIG, 't', '100 credits per second')).toMatchObject({ bounded: false });
+  });
+
+  it('a bounded 0 for a billable call is not a quote: it becomes unbounded (operator table or ceiling)', () => {
+    expect(finaliseEstimate(CONFIG, 'run_model', estimate(0, 'x'))).toMatchObject({ credits: 2000, bounded: false });
+    expect(
+      finaliseEstimate({ priceTable: { run_model: 70 }, maxCreditsPerCall: 2000 }, 'run_model', estimate(0, 'x')),
+    ).toMatchObject({ credits: 70, bounded: false });
+    expect(templateEstimate(CONFIG, 't', '0')).toMatchObject({ credits: 0, bounded: true });
+    expect(finaliseEstimate(CONFIG, 't', templateEstimate(CONFIG, 't', '0'))).toMatchObject({ bounded: false });
+    const fine = estimate(12, 'x');
+    expect(finaliseEstimate(CONFIG, 'run_model', fine)).toBe(fine);
+    const negative = estimate(-60, 'x');
+    // Left to the guard, which refuses it unsent.
+    expect(finaliseEstimate(CONFIG, 'run_model', negative)).toBe(negative);
   });
 
   it('unpublished prices: the operator table (most specific key first), else the per-call ceiling', () => {

@@ -1,7 +1,7 @@
 /** <vendorA>-v2.6-edit: image edit; each of max_images is charged. Bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, countOf, defineModel, imageSize, int, type ModelSpec, num, prompt, str } from './spec.js';
+import { defineModel, imageSize, int, type ModelSpec, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -26,11 +26,7 @@ export const aV26Edit: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Edits images; up to max_images outputs, each charged.',
-  // Priced at max_images (an upper bound: "up to" that many images may be made).
-  price: (p, catalogCredits) =>
-    catalogPrice(catalogCredits, {
-      count: num(p, 'max_images') ?? 1,
-      settings: [str(p, 'image_size')],
-      referenceImages: countOf(p, 'image_urls'),
-    }),
+  // "each image consumes credits"; max_images has no published default or maximum, so an absent one leaves
+  // the output count (and the quote) unbounded.
+  pricing: { count: { field: 'max_images' } },
 });

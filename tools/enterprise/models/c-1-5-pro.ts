@@ -1,7 +1,7 @@
 /** <vendorC>-1-5-pro: one 12 s video scene per request, polling-only, strict; 50 credits (spec). */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, type ModelSpec, oneOf, prompt, specPrice } from './spec.js';
+import { defineModel, type ModelSpec, oneOf, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -23,6 +23,6 @@ export const c15Pro: ModelSpec = defineModel({
   webhookStated: true,
   params,
   notes: 'One 12 s scene per request; send one request per scene. Polling-only.',
-  price: (_p, catalogCredits) =>
-    specPrice(50, '0.5 API units (50 credits) per scene', catalogCredits, { seconds: 12, settings: ['12s'] }),
+  // One 12 s scene (the only duration allowed) at the spec's 50 credits.
+  pricing: { seconds: 12, fixed: () => ({ credits: 50, basis: '0.5 API units (50 credits) per scene' }) },
 });

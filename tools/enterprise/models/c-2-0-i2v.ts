@@ -1,7 +1,7 @@
 /** <vendorC>-2-0-i2v: image-to-video, webhook supported. Allowed values are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, type ModelSpec, num, prompt, secondsLabel, str } from './spec.js';
+import { defineModel, type ModelSpec, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -26,10 +26,7 @@ export const c20I2v: ModelSpec = defineModel({
   webhookStated: true,
   params,
   notes: 'Image to video. end_image_url is an extra reference; last-frame control is not guaranteed.',
-  // Spec: "depends on duration and resolution"; its duration default is not shown, so an omitted one leaves a
+  // Spec: "depends on duration and resolution"; no default duration is shown, so an omitted one leaves a
   // per-second catalog price unbounded.
-  price: (p, catalogCredits) => {
-    const seconds = num(p, 'duration');
-    return catalogPrice(catalogCredits, { seconds, settings: [str(p, 'resolution'), secondsLabel(seconds)] });
-  },
+  pricing: {},
 });

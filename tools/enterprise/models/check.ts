@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { UserInputError } from '../../../src/errors.js';
 import { publicMediaUrlProblem } from '../../../src/guards/url.js';
 import { isUrlShaped } from '../../../src/guards/url-shaped.js';
+import { checkCounts } from './counts.js';
 import { BILLING_CONTROL_FIELDS, type ModelSpec } from './spec.js';
 
 type Issue = z.core.$ZodIssue;
@@ -129,6 +130,7 @@ export function checkParams(spec: ModelSpec | undefined, params: Record<string, 
       'must not be sent: the API key identifies the account and billing is server-side',
     );
   }
+  checkCounts(params);
   checkParamUrls(params, [], false, { dataUriFields: spec?.dataUriFields ?? [] });
   if (!spec) {
     if (Object.keys(params).length === 0) throw new UserInputError('params', 'must not be empty');

@@ -1,7 +1,7 @@
 /** <vendorD>-imagine-image-edit: image edit, webhook supported; 10 credits per generation (spec). */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { countOf, defineModel, type ModelSpec, oneOf, prompt, specPrice, str } from './spec.js';
+import { defineModel, type ModelSpec, oneOf, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -26,9 +26,8 @@ export const imagineImageEdit: ModelSpec = defineModel({
   webhookStated: true,
   params,
   notes: 'Edits up to 2 images. 10 credits per generation.',
-  price: (p, catalogCredits) =>
-    specPrice(10, '0.1 API units (10 credits) per generation', catalogCredits, {
-      settings: [str(p, 'resolution') ?? '1k'],
-      referenceImages: countOf(p, 'image_urls'),
-    }),
+  pricing: {
+    defaults: { resolution: '1k' },
+    fixed: () => ({ credits: 10, basis: '0.1 API units (10 credits) per generation' }),
+  },
 });

@@ -1,7 +1,7 @@
 /** <vendorD>-imagine-video-1-5-r2v: reference-to-video, webhook supported. Bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, countOf, defineModel, int, type ModelSpec, num, secondsLabel, str } from './spec.js';
+import { defineModel, int, type ModelSpec } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -32,14 +32,7 @@ export const imagineVideoR2v: ModelSpec = defineModel({
   webhookStated: true,
   params,
   notes: 'Video from ordered reference images, named <IMAGE_0>, <IMAGE_1>… in the prompt. duration is an integer.',
-  // Spec: "quoted by duration, resolution and image count" without numbers.
-  // Its default duration is not shown: an omitted one leaves a per-second price unbounded.
-  price: (p, catalogCredits) => {
-    const seconds = num(p, 'duration');
-    return catalogPrice(catalogCredits, {
-      seconds,
-      settings: [str(p, 'resolution'), secondsLabel(seconds)],
-      referenceImages: countOf(p, 'reference_image_urls'),
-    });
-  },
+  // Spec: "quoted by duration, resolution and image count" without numbers or a default duration: an omitted
+  // one leaves a per-second price unbounded; every reference image counts.
+  pricing: {},
 });

@@ -1,6 +1,6 @@
 /** <vendorD>-video-t2v: text-to-video at 720p; 10 s = 50 credits, 15 s = 100 credits (spec). */
 import { z } from 'zod';
-import { defineModel, type ModelSpec, prompt, specPrice } from './spec.js';
+import { defineModel, type ModelSpec, prompt } from './spec.js';
 
 const PRICES: Record<number, number> = { 10: 50, 15: 100 };
 
@@ -29,14 +29,12 @@ export const dVideoT2v: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Text to 720p video. 10 s = 50 credits, 15 s = 100 credits; default duration not published.',
-  price: (p, catalogCredits) => {
-    const d = p.duration;
-    // Default duration is not published: the dearer one, so the quote never falls short.
-    const seconds = d === 10 || d === 15 ? d : 15;
-    const basis =
-      d === seconds
-        ? `${d} s = ${PRICES[seconds]} credits`
-        : '15 s = 100 credits (default duration not published; the dearer assumed)';
-    return specPrice(PRICES[seconds]!, basis, catalogCredits, { seconds, settings: [`${seconds}s`] });
+  pricing: {
+    fixed: (p) => {
+      const d = p.duration;
+      // Default duration is not published: the dearer one, so the quote never falls short.
+      if (d === 10 || d === 15) return { credits: PRICES[d]!, basis: `${d} s = ${PRICES[d]} credits` };
+      return { credits: 100, basis: '15 s = 100 credits (default duration not published; the dearer assumed)' };
+    },
   },
 });

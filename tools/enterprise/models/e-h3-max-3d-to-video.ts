@@ -1,7 +1,7 @@
 /** <vendorE>-h3-max-3d-to-video: video from a source video. Allowed values are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, countOf, defineModel, int, type ModelSpec, str } from './spec.js';
+import { defineModel, int, type ModelSpec } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -24,10 +24,7 @@ export const eH3MaxVideo: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Video from a source video_url, optionally guided by reference images.',
-  // Spec: "depends on duration, resolution and source media"; the source duration is unknown before the job.
-  price: (p, catalogCredits) =>
-    catalogPrice(catalogCredits, {
-      settings: [str(p, 'resolution')],
-      referenceImages: countOf(p, 'reference_image_urls') ?? 0,
-    }),
+  // Spec: "depends on duration, resolution and source media"; the source duration is unknown before the job,
+  // so only a catalog text that does not depend on it bounds the price.
+  pricing: {},
 });

@@ -1,7 +1,7 @@
 /** <vendorG>-image-2.5-flare-edit: image edit, polling-only, strict; every rule of the spec's table. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, countOf, defineModel, int, type ModelSpec, oneOf, prompt, str } from './spec.js';
+import { defineModel, int, type ModelSpec, oneOf, prompt } from './spec.js';
 
 export const FLARE_SIZE_PRESETS = [
   'auto',
@@ -87,10 +87,7 @@ export const flareEdit: ModelSpec = defineModel({
   params,
   notes:
     'Edits 1-2 images into one. Transparent background needs png/webp; output_compression needs jpeg/webp. Polling-only.',
-  // Spec: "cost depends on size, quality and output count" with no numbers; one output per request.
-  price: (p, catalogCredits) =>
-    catalogPrice(catalogCredits, {
-      settings: [str(p, 'size') ?? 'auto', str(p, 'quality') ?? 'auto'],
-      referenceImages: countOf(p, 'image_urls'),
-    }),
+  // Spec: "cost depends on size, quality and output count" with no numbers; strict, with no count field, so
+  // one output per request. Defaults auto/auto are the spec's.
+  pricing: { defaults: { size: 'auto', quality: 'auto' } },
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, countOf, defineModel, type ModelSpec, prompt, str } from './spec.js';
+import { defineModel, type ModelSpec, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -30,9 +30,7 @@ export const sunburstEdit: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Edits images like flare-edit; allowed values and bounds are not published, so only types are checked.',
-  price: (p, catalogCredits) =>
-    catalogPrice(catalogCredits, {
-      settings: [str(p, 'size'), str(p, 'quality')],
-      referenceImages: countOf(p, 'image_urls'),
-    }),
+  // Spec: "depends on size, quality and output count". Its fields have no count: a call naming none asks for
+  // one output; a count-like param it sends (n, num_images…) multiplies (usage.ts).
+  pricing: {},
 });

@@ -4,18 +4,7 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import {
-  catalogPrice,
-  defineModel,
-  forbidden,
-  int,
-  type ModelSpec,
-  num,
-  oneOf,
-  prompt,
-  secondsLabel,
-  str,
-} from './spec.js';
+import { defineModel, forbidden, int, type ModelSpec, oneOf, prompt } from './spec.js';
 
 const NOT_ACCEPTED = 'not accepted by this model';
 
@@ -47,9 +36,6 @@ export const omniFlashI2v: ModelSpec = defineModel({
   params,
   notes:
     'Image to video (3-10 s). Media may be public URLs or base64 data URIs (sources ≤200 MiB). No seed, negative_prompt, generate_audio or prices.',
-  // Spec: "quoted by duration and resolution" without numbers; a per-second catalog rate uses the duration (default 8).
-  price: (p, catalogCredits) => {
-    const seconds = num(p, 'duration') ?? 8;
-    return catalogPrice(catalogCredits, { seconds, settings: [str(p, 'resolution') ?? '720p', secondsLabel(seconds)] });
-  },
+  // Spec: "quoted by duration and resolution" without numbers; defaults 8 s and 720p are the spec's.
+  pricing: { seconds: 8, defaults: { resolution: '720p' } },
 });

@@ -1,7 +1,7 @@
 /** <vendorI>-edit: image edit, polling-only, strict; each of num_images is charged. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, countOf, defineModel, int, type ModelSpec, num, oneOf, prompt, str } from './spec.js';
+import { defineModel, int, type ModelSpec, oneOf, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -32,10 +32,6 @@ export const iEdit: ModelSpec = defineModel({
   webhookStated: true,
   params,
   notes: 'Edits 1-2 images; num_images outputs, each charged. Polling-only.',
-  price: (p, catalogCredits) =>
-    catalogPrice(catalogCredits, {
-      count: num(p, 'num_images') ?? 1,
-      settings: [str(p, 'resolution') ?? '1K'],
-      referenceImages: countOf(p, 'image_urls'),
-    }),
+  // "num_images: 1-4; default 1; each image consumes credits"; resolution default 1K.
+  pricing: { count: { field: 'num_images', default: 1 }, defaults: { resolution: '1K' } },
 });

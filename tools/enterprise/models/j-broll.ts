@@ -1,7 +1,7 @@
 /** <vendorJ>-broll: b-roll video from an image, polling-only, strict; 50 credits (spec). */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, type ModelSpec, prompt, specPrice } from './spec.js';
+import { defineModel, type ModelSpec, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -22,5 +22,5 @@ export const broll: ModelSpec = defineModel({
   params,
   notes:
     'B-roll video; duration and output settings are set by the service. Credits are reserved first: if submission is unconfirmed, check the project before resubmitting. Polling-only.',
-  price: (_p, catalogCredits) => specPrice(50, '0.5 API units (50 credits) per generation', catalogCredits),
+  pricing: { fixed: () => ({ credits: 50, basis: '0.5 API units (50 credits) per generation' }) },
 });

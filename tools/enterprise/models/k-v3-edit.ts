@@ -1,7 +1,7 @@
 /** <vendorK>-v3-edit: single-image edit. Allowed values and bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { catalogPrice, defineModel, imageSize, int, type ModelSpec, prompt, str } from './spec.js';
+import { defineModel, imageSize, int, type ModelSpec, prompt } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () => {
@@ -32,6 +32,7 @@ export const kV3Edit: ModelSpec = defineModel({
   webhookStated: false,
   params,
   notes: 'Edits one image; image_size is a preset or {width, height}; colors is an {r, g, b} palette.',
-  price: (p, catalogCredits) =>
-    catalogPrice(catalogCredits, { settings: [str(p, 'image_size'), str(p, 'style')], referenceImages: 1 }),
+  // Spec: "depends on model settings and output count". Its fields have no count: a call naming none asks for
+  // one output; a count-like param it sends (n, num_images…) multiplies (usage.ts).
+  pricing: {},
 });

@@ -7,8 +7,9 @@ import type { CatalogEntry } from '../../../src/client/schemas.js';
 import type { VendorMap } from '../../../src/config.js';
 import { familyIds } from './family.js';
 import { matchModel } from './index.js';
+import { modelPrice } from './price.js';
 import { type ModelRow, ModelRowSchema } from './row.js';
-import { catalogPrice, type ModelSpec } from './spec.js';
+import type { ModelSpec } from './spec.js';
 
 export { type ModelRow, ModelRowSchema };
 
@@ -68,7 +69,7 @@ export function modelDetail(entry: CatalogEntry, vendors: VendorMap): Record<str
       schema: null,
       notes:
         'The spec does not publish this model’s params: run_model passes them through unchecked (it must not be empty).',
-      estimate_without_params: catalogPrice(entry.credits),
+      estimate_without_params: modelPrice(undefined, {}, entry.credits),
     };
   }
   return {
@@ -76,7 +77,7 @@ export function modelDetail(entry: CatalogEntry, vendors: VendorMap): Record<str
     shape: spec.shape,
     strict: spec.strict,
     notes: spec.notes,
-    estimate_without_params: spec.price({}, entry.credits),
+    estimate_without_params: modelPrice(spec, {}, entry.credits),
     params_schema: paramsJsonSchema(spec),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { VendorLetter } from '../../../src/config.js';
-import { boundFromCredits } from '../../../src/paid/pricing/catalog-credits.js';
+import type { ModelPricing } from './usage.js';
 
 export type ModelMedia = 'image' | 'video';
 
@@ -45,7 +45,8 @@ export interface ModelSpec {
   params: z.ZodType<Record<string, unknown>>;
   /** One line: what it makes and the rules the JSON Schema cannot show. */
   notes: string;
-  price(params: Record<string, unknown>, catalogCredits?: string): ModelPrice;
+  /** What the spec says the price depends on; `price.ts` reads it with the catalog text. */
+  pricing: ModelPricing;
 }
 
 /**
@@ -106,81 +107,3 @@ export const imageSize = () =>
       z.strictObject({ width: int(1), height: int(1) }),
     ])
     .describe('preset name, or {width, height} in pixels');
-
-/** What a call uses that a price text may depend on, read from its (validated) params. */
-export interface PriceUsage {
-  /** Setting values that labels may name (resolution, size, quality…), defaults included. */
-  settings?: (string | number | undefined)[];
-  count?: number;
-  /** Output seconds; undefined = unknown. */
-  seconds?: number | undefined;
-  referenceImages?: number | undefined;
-}
-
-/**
- * The catalog text's bound for this call (catalog-credits.ts reads every number, unit and label in it).
- * Unbounded when the text has no number, no cap, or is per second / per reference image without that count.
- */
-export function catalogPrice(catalogCredits: string | undefined, usage: PriceUsage = {}): ModelPrice {
-  const settings = (usage.settings ?? []).filter((v): v is string | number => v !== undefined);
-  const b = boundFromCredits(catalogCredits, {
-    settings,
-    ...(usage.count !== undefined ? { count: usage.count } : {}),
-    seconds: usage.seconds,
-    referenceImages: usage.referenceImages,
-  });
-  if (!b.bounded) return { bounded: false, basis: `catalog: ${b.reason}` };
-  return { bounded: true, credits: b.credits, basis: `catalog: "${catalogCredits}" → ${b.detail}` };
-}
-
-/**
- * A spec price, raised to the catalog text's bound when that is higher: both are published, and the quote
- * must cover either. A catalog text without a bound leaves the spec's figure.
- */
-export function specPrice(credits: number, basis: string, catalogCredits?: string, usage?: PriceUsage): ModelPrice {
-  const c = catalogPrice(catalogCredits, usage);
-  if (c.bounded && c.credits > credits)
-    return { bounded: true, credits: c.credits, basis: `${c.basis} (above spec: ${basis})` };
-  return { bounded: true, credits, basis: `spec: ${basis}` };
-}
-
-/**
- * For a catalog model whose params the spec does not show: every short string or number it sends may be a
- * setting a price label names; the usual count, duration and reference fields multiply.
- */
-export function usageOf(params: Record<string, unknown>): PriceUsage {
-  const seconds = num(params, 'duration');
-  const settings = Object.values(params).filter(
-    (v): v is string | number => (typeof v === 'string' && v.length <= 32) || typeof v === 'number',
-  );
-  return {
-    settings: [...settings, secondsLabel(seconds)],
-    count:
-      num(params, 'num_images') ?? num(params, 'max_images') ?? num(params, 'num_outputs') ?? num(params, 'n') ?? 1,
-    seconds,
-    referenceImages: countOf(params, 'reference_image_urls') ?? countOf(params, 'image_urls'),
-  };
-}
-
-/** `5s` labels for a duration (catalog texts label tiers "for 10 s"). */
-export const secondsLabel = (s: number | undefined): string | undefined => (s === undefined ? undefined : `${s}s`);
-
-/** Length of an array param, if it is one. */
-export function countOf(params: Record<string, unknown>, key: string): number | undefined {
-  const v = params[key];
-  return Array.isArray(v) ? v.length : undefined;
-}
-
-/** A string param (a setting value a price label may name), if it is one. */
-export function str(params: Record<string, unknown>, key: string): string | undefined {
-  const v = params[key];
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** A number param if it is one (prices read raw params, which are already validated). */
-export function num(params: Record<string, unknown>, key: string): number | undefined {
-  const v = params[key];
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)) return Number(v);
-  return undefined;
-}

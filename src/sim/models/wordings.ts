@@ -1,0 +1,105 @@
+/**
+ * Sandbox catalog models whose `credits` texts use wordings the price grammar does not accept (issue 18:
+ * the hostile review's list). Each is charged what its text plainly says, so the quote-bounds property test
+ * (test/invariants/quote-properties.test.ts) proves the server quotes them unbounded, or at least at that
+ * charge — never the low figure the old heuristic reader guessed. Sandbox inventions, like every catalog
+ * text beyond the spec's own prices; docs/pricing.md lists them.
+ */
+import { type Body, optionalString } from '../check.js';
+import { requestedOutputs } from './outputs.js';
+import { checkShape, type ModelQuote, optionalInteger, type RuleEnv, requirePrompt } from './rules.js';
+
+export interface WordingModel {
+  model: string;
+  media: 'image' | 'video';
+  credits: string;
+  validate(params: Body, env: RuleEnv, model: string): ModelQuote;
+}
+
+const MEGAPIXEL = 1024 * 1024;
+
+/** An image model: `perImage(params)` per output asked for. */
+function image(perImage: (p: Body) => number) {
+  return (params: Body, _env: RuleEnv, model: string): ModelQuote => {
+    checkShape(params, 'any', model);
+    requirePrompt(params);
+    const n = requestedOutputs(params);
+    return { credits: Math.ceil(perImage(params) * n), outputCount: n };
+  };
+}
+
+/** A video model priced by its duration (integer seconds ≥ 1, default `def`). */
+function video(def: number, price: (seconds: number, p: Body) => number) {
+  return (params: Body, _env: RuleEnv, model: string): ModelQuote => {
+    checkShape(params, 'any', model);
+    requirePrompt(params);
+    const seconds = optionalInteger(params, 'duration', { min: 1 }) ?? def;
+    const n = requestedOutputs(params);
+    return { credits: Math.ceil(price(seconds, params) * n), outputCount: n };
+  };
+}
+
+/** The resolution asked for, lower case ('' when none). */
+const res = (p: Body) => (optionalString(p, 'resolution') ?? '').toLowerCase();
+
+export const WORDING_MODELS: readonly WordingModel[] = [
+  {
+    model: 'tempo-1-t2v',
+    media: 'video',
+    credits: '12 credits per 5 seconds',
+    validate: video(5, (s) => 12 * Math.ceil(s / 5)),
+  },
+  {
+    model: 'tempo-1-long',
+    media: 'video',
+    credits: '30 credits per minute of video',
+    validate: video(10, (s) => 30 * Math.ceil(s / 60)),
+  },
+  {
+    model: 'tempo-1-frames',
+    media: 'video',
+    credits: '2 credits per frame',
+    validate: video(5, (s, p) => 2 * s * (optionalInteger(p, 'fps', { min: 1, max: 60 }) ?? 24)),
+  },
+  { model: 'lumen-1', media: 'image', credits: '10 credits per generated image', validate: image(() => 10) },
+  {
+    model: 'lumen-1-hd',
+    media: 'image',
+    credits: '20 credits per image; 4K images cost double',
+    validate: image((p) => (res(p) === '4k' ? 40 : 20)),
+  },
+  {
+    model: 'lumen-1-tiers',
+    media: 'image',
+    credits: '15 credits per image (2K: double, 4K: quadruple)',
+    validate: image((p) => 15 * ({ '2k': 2, '4k': 4 }[res(p)] ?? 1)),
+  },
+  {
+    model: 'lumen-1-plus',
+    media: 'image',
+    credits: '8 credits per image, +50% for 4K',
+    validate: image((p) => (res(p) === '4k' ? 12 : 8)),
+  },
+  {
+    model: 'lumen-1-x2',
+    media: 'image',
+    credits: '10 credits per image, 1080p x2',
+    validate: image((p) => (res(p) === '1080p' ? 20 : 10)),
+  },
+  {
+    model: 'lumen-1-mp',
+    media: 'image',
+    credits: '3 credits per megapixel',
+    validate: image((p) => {
+      const m = /^(\d+)x(\d+)$/.exec(optionalString(p, 'size') ?? '1024x1024');
+      const [w, h] = m ? [Number(m[1]), Number(m[2])] : [1024, 1024];
+      return 3 * Math.max(1, Math.ceil((w * h) / MEGAPIXEL));
+    }),
+  },
+  {
+    model: 'lumen-1-batch',
+    media: 'image',
+    credits: '10 credits per image, up to 4 images',
+    validate: image(() => 10),
+  },
+];

@@ -1,0 +1,85 @@
+/**
+ * What a run_model call uses that its price may depend on, read from its (validated) params: the outputs it
+ * asks for, its seconds, the media it sends and its settings. A param whose effect on the price is not known
+ * makes the usage unknown, and the quote unbounded (design.md §1 invariant 1, fail closed).
+ */
+import type { PriceUsage } from '../../../src/paid/pricing/price-bound.js';
+import { DURATION, isCountName, wholeCount } from './counts.js';
+
+/** What a published model's spec says about its price inputs (`ModelSpec.pricing`). */
+export interface ModelPricing {
+  /**
+   * The spec's output-count field and its published default. No default = not published: an absent count
+   * is then not known (the platform may make more than one), and the quote is unbounded.
+   */
+  count?: { field: string; default?: number };
+  /** The published default duration in seconds (or the only one allowed). */
+  seconds?: number;
+  /** Published defaults of settings a price tier may name (`resolution: "720p"`). */
+  defaults?: Readonly<Record<string, string>>;
+  /** A price the spec itself states for one output (displayed credits), beside the catalog text. */
+  fixed?: (params: Record<string, unknown>) => { credits: number; basis: string };
+}
+
+/** Keys of media fields (`image_url`, `reference_image_urls`, `mask_url`, `video_url`…). */
+const MEDIA_KEY = /url/i;
+/** Numbers no price reads: a random seed picks among outputs, it does not change what is made. */
+const PRICE_NEUTRAL_NUMBERS = new Set(['seed']);
+
+export type UsageResult = { ok: true; usage: PriceUsage } | { ok: false; reason: string };
+
+/**
+ * @param known params the model's published schema declares (their effect on the price is the spec's and the
+ * price text's to state); every other number, list or object is unknown and leaves the usage unknown.
+ */
+export function usageOf(
+  params: Record<string, unknown>,
+  pricing: ModelPricing = {},
+  known: ReadonlySet<string> = new Set(),
+): UsageResult {
+  let outputs: number | undefined = 1;
+  let seconds = pricing.seconds;
+  let media = 0;
+  const settings: Record<string, string> = { ...pricing.defaults };
+  const sentCount = pricing.count && params[pricing.count.field] !== undefined;
+  if (pricing.count && !sentCount) outputs = pricing.count.default;
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (isCountName(key)) {
+      // checkCounts refused anything else. Every count multiplies: which one the platform reads is not
+      // published for every model, and two of them (batch_size × num_images) may both apply.
+      if (outputs !== undefined) outputs *= wholeCount(value)!;
+      continue;
+    }
+    if (key === DURATION) {
+      seconds = wholeCount(value);
+      continue;
+    }
+    if (MEDIA_KEY.test(key) && typeof value === 'string') {
+      media += 1;
+      continue;
+    }
+    if (MEDIA_KEY.test(key) && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      // Every list of media counts, whatever its name: an empty list never hides another one.
+      media += value.length;
+      continue;
+    }
+    if (typeof value === 'string') settings[key] = value;
+    else if (typeof value === 'boolean') continue;
+    else if (known.has(key)) {
+      const size = sizeOf(value);
+      if (size) settings[key] = size;
+      else if (typeof value === 'number') settings[key] = String(value);
+    } else if (!(typeof value === 'number' && PRICE_NEUTRAL_NUMBERS.has(key))) {
+      return { ok: false, reason: `params.${key}: its effect on the price is not published` };
+    }
+  }
+  return { ok: true, usage: { outputs, seconds, media, settings } };
+}
+
+/** `{width, height}` → `"WxH"`, so a size tier can name it. */
+function sizeOf(v: unknown): string | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const { width, height } = v as { width?: unknown; height?: unknown };
+  return typeof width === 'number' && typeof height === 'number' ? `${width}x${height}` : undefined;
+}
