@@ -62,3 +62,30 @@ export function fingerprint(tool: string, req: { route: string; body: unknown })
     .update(canonicalJson(req.body))
     .digest('hex');
 }
+
+/**
+ * The fingerprint genplat-mcp 0.1 wrote into its ledger: sha256 of the tool name and the canonical JSON of its
+ * ARGUMENTS (strings trimmed, keys sorted, guard arguments removed), where today's covers the exact request.
+ * Records imported from a 0.1 ledger carry it, so the duplicate guard also matches a call against this form:
+ * an identical call to a 0.1 submission whose outcome is unknown is refused, not resent (issue 19).
+ */
+export function fingerprint01(tool: string, args: Record<string, unknown>): string {
+  const trimmed = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.trim();
+    if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : trimmed(x)));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = Object.create(null);
+      for (const k of Object.keys(v).sort()) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined && k !== 'confirmation_token' && k !== 'allow_duplicate') out[k] = trimmed(x);
+      }
+      return out;
+    }
+    return v;
+  };
+  return createHash('sha256')
+    .update(tool)
+    .update('\n')
+    .update(JSON.stringify(trimmed(args)))
+    .digest('hex');
+}

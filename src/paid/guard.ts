@@ -25,7 +25,7 @@ import {
   tokenCarrier,
   unsettledWarning,
 } from './consent.js';
-import { BodyTooDeepError, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
+import { BodyTooDeepError, fingerprint01, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
 import {
   CostRefusedError,
@@ -43,6 +43,8 @@ export { CostRefusedError, consentMessage, duplicateRefusal, refusalError, unset
 export interface GuardRequest {
   tool: string;
   kind: JobKind;
+  /** The tool's own arguments (guard arguments removed): only for matching 0.1 records (`fingerprint01`). */
+  input?: Record<string, unknown> | undefined;
   /** The exact request `run()` will send (route and body): consent and the duplicate rule bind to it. */
   request: { route: string; body: unknown };
   estimate: Estimate;
@@ -79,6 +81,8 @@ export type GuardDecision =
       kind: 'allow';
       consent: ConsentPath;
       fingerprint: string;
+      /** The 0.1 form of the same call (`fingerprint01`): imported 0.1 records are matched by it. */
+      legacyFingerprint?: string;
       duplicateOf?: string;
       /** A token's nonce: consumed by `store.admit` with the intent (single use everywhere). */
       nonce?: { value: string; expiresAt: Date };
@@ -108,12 +112,14 @@ export function utcDayStart(now: number): Date {
 export async function precheck(
   deps: GuardDeps,
   credits: number,
-  call: { owner: string | undefined; allowDuplicate: boolean; fingerprint: string },
+  call: { owner: string | undefined; allowDuplicate: boolean; fingerprint: string; legacyFingerprint?: string },
 ): Promise<{ refusal: AdmitRefusal | undefined; earlier: JobRecord | undefined }> {
   // The unsettled rule is admit's alone: before consent, an unsettled identical record is what the person is
   // warned about (and consents past), not a refusal.
-  const rules = { ...admitRules(deps, call, { fingerprint: call.fingerprint }), unsettled: undefined };
-  const warnAbout = call.allowDuplicate ? { fingerprint: call.fingerprint, owner: call.owner } : undefined;
+  const rules = { ...admitRules(deps, call, call), unsettled: undefined };
+  const warnAbout = call.allowDuplicate
+    ? { fingerprint: call.fingerprint, legacyFingerprint: call.legacyFingerprint, owner: call.owner }
+    : undefined;
   const facts = await deps.jobs.readAdmissionFacts({ ...rules, unsettled: warnAbout });
   return { refusal: evaluateAdmission(credits, facts, rules), earlier: warnAbout ? facts.unsettled : undefined };
 }
@@ -141,7 +147,10 @@ export async function checkCeilings(
 export function admitRules(
   deps: Pick<GuardDeps, 'config' | 'now'>,
   req: Pick<GuardRequest, 'owner' | 'allowDuplicate'>,
-  decision: Pick<Extract<GuardDecision, { kind: 'allow' }>, 'fingerprint' | 'duplicateOf' | 'nonce'>,
+  decision: Pick<
+    Extract<GuardDecision, { kind: 'allow' }>,
+    'fingerprint' | 'legacyFingerprint' | 'duplicateOf' | 'nonce'
+  >,
   exclusive?: AdmitRules['exclusive'],
 ): AdmitRules {
   const owner = req.owner;
@@ -151,9 +160,16 @@ export function admitRules(
     maxCreditsPerDay: deps.config.maxCreditsPerDay,
     dayStart: utcDayStart(deps.now()),
     user: owner !== undefined && userLimit !== undefined ? { owner, maxCreditsPerDay: userLimit } : undefined,
-    duplicate: req.allowDuplicate ? undefined : { fingerprint: decision.fingerprint, owner },
+    duplicate: req.allowDuplicate
+      ? undefined
+      : { fingerprint: decision.fingerprint, legacyFingerprint: decision.legacyFingerprint, owner },
     unsettled: req.allowDuplicate
-      ? { fingerprint: decision.fingerprint, owner, except: decision.duplicateOf }
+      ? {
+          fingerprint: decision.fingerprint,
+          legacyFingerprint: decision.legacyFingerprint,
+          owner,
+          except: decision.duplicateOf,
+        }
       : undefined,
     exclusive,
     nonce: decision.nonce,
@@ -181,7 +197,8 @@ function requestFingerprint(tool: string, request: GuardRequest['request']): str
 export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<GuardDecision> {
   const est = req.estimate;
   const fp = requestFingerprint(req.tool, req.request);
-  const { refusal, earlier } = await precheck(deps, est.credits, { ...req, fingerprint: fp });
+  const legacy = req.input ? { legacyFingerprint: fingerprint01(req.tool, req.input) } : {};
+  const { refusal, earlier } = await precheck(deps, est.credits, { ...req, fingerprint: fp, ...legacy });
   if (refusal) return { kind: 'refuse', error: refusalError(req.tool, refusal as PrecheckRefusal) };
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
@@ -216,6 +233,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
       kind: 'allow',
       consent: answer.path,
       fingerprint: fp,
+      ...legacy,
       ...dupOf,
       ...(answer.nonce ? { nonce: answer.nonce } : {}),
     };

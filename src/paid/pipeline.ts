@@ -93,6 +93,7 @@ export async function runPaidCall(
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
   const call = {
     tool: spec.name,
+    input: raw,
     kind,
     request,
     estimate,

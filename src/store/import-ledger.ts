@@ -1,7 +1,8 @@
 /**
  * Upgrade path from 0.1: the state dir's `ledger.jsonl` (every record, unknown outcomes included, so today's
  * spend and the duplicate guard carry over), the used nonces in `nonces/` and the HMAC `secret` (kept as the
- * consent key, so confirmation tokens issued by 0.1 stay valid) are read here, before any transaction, and
+ * consent key; tokens are now signed with a key derived from it (src/signer.ts), so a 0.1 token still open at
+ * the upgrade is refused and quoted again: they live 10 minutes) are read here, before any transaction, and
  * written by the SQLite store in the same transaction that creates its schema: exactly once, even when two
  * processes open a fresh state dir together. Afterwards `ledger.jsonl` is renamed `ledger.jsonl.imported`
  * (kept as a backup; the store's `meta` row `ledger_imported` is what prevents a second import).

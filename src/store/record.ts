@@ -169,8 +169,8 @@ export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
   return {
     spentToday: spend,
     spentByOwner: `${spend} AND owner = ?`,
-    duplicate: `SELECT data FROM ${table} WHERE fingerprint = ? AND ${anyOwner} AND ${ACTIVE_SQL} ${NEWEST_FIRST} LIMIT 1`,
-    unsettled: `SELECT data FROM ${table} WHERE fingerprint = ? AND ${anyOwner} AND outcome IN ('pending', 'unknown') AND id <> ? ${NEWEST_FIRST} LIMIT 1`,
+    duplicate: `SELECT data FROM ${table} WHERE fingerprint IN (?, ?) AND ${anyOwner} AND ${ACTIVE_SQL} ${NEWEST_FIRST} LIMIT 1`,
+    unsettled: `SELECT data FROM ${table} WHERE fingerprint IN (?, ?) AND ${anyOwner} AND outcome IN ('pending', 'unknown') AND id <> ? ${NEWEST_FIRST} LIMIT 1`,
     // Records without platform ids (`submission:` handles: pending or unknown) block only when recent:
     // nothing can ever re-read them (AdmitRules.exclusive).
     exclusive: `SELECT data FROM ${table} WHERE exclusive_key = ? AND ${ACTIVE_SQL} AND (handle NOT LIKE 'submission:%' OR created_at >= ?) ${NEWEST_FIRST} LIMIT 1`,
@@ -186,11 +186,13 @@ export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | n
   if (rules.user) plan.push({ fact: 'spentByOwner', args: [day, rules.user.owner] });
   if (rules.duplicate) {
     const o = rules.duplicate.owner ?? null;
-    plan.push({ fact: 'duplicate', args: [rules.duplicate.fingerprint, o, o] });
+    const d = rules.duplicate;
+    plan.push({ fact: 'duplicate', args: [d.fingerprint, d.legacyFingerprint ?? d.fingerprint, o, o] });
   }
   if (rules.unsettled) {
     const o = rules.unsettled.owner ?? null;
-    plan.push({ fact: 'unsettled', args: [rules.unsettled.fingerprint, o, o, rules.unsettled.except ?? ''] });
+    const u = rules.unsettled;
+    plan.push({ fact: 'unsettled', args: [u.fingerprint, u.legacyFingerprint ?? u.fingerprint, o, o, u.except ?? ''] });
   }
   if (rules.exclusive) {
     plan.push({ fact: 'exclusive', args: [rules.exclusive.key, rules.exclusive.staleBefore.getTime()] });

@@ -40,16 +40,24 @@ export interface AdmitRules {
    */
   user?: { owner: string; maxCreditsPerDay: number } | undefined;
   /**
-   * The duplicate guard, or undefined when the call says `allow_duplicate`. An undefined owner (stdio)
+   * The duplicate guard, or undefined when the call says `allow_duplicate`. `legacyFingerprint`: the same call
+   * as 0.1 fingerprinted it (`fingerprint01`), so records imported from a 0.1 ledger are matched too. An undefined owner (stdio)
    * matches records of every owner, as the 0.1 ledger did.
    */
-  duplicate?: { fingerprint: string; owner: string | undefined } | undefined;
+  duplicate?: { fingerprint: string; owner: string | undefined; legacyFingerprint?: string | undefined } | undefined;
   /**
    * The allow_duplicate-after-unknown rule (`allow_duplicate: true` only): refuse while an identical submission
    * (same fingerprint, owner as in `duplicate`) is `pending` or `unknown`, other than `except` — the one the
    * user was warned about and consented past. One that appeared after consent was never agreed to.
    */
-  unsettled?: { fingerprint: string; owner: string | undefined; except?: string | undefined } | undefined;
+  unsettled?:
+    | {
+        fingerprint: string;
+        owner: string | undefined;
+        except?: string | undefined;
+        legacyFingerprint?: string | undefined;
+      }
+    | undefined;
   /**
    * At most one active record per key (upscale_video: one attempt per video). Records without platform ids
    * (`submission:` handles: pending or unknown) block only when created at or after `staleBefore`, since
