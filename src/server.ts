@@ -10,6 +10,7 @@ import { registerAppResources } from './apps/register.js';
 import { type Catalog, createCatalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
+import type { PaidStep } from './kill-steps.js';
 import type { ToolSpec } from './define-tool.js';
 import { createPoller, type Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
@@ -42,6 +43,8 @@ export interface ServerDeps {
   /** Test hooks: clock and confirmation-token lifetime. */
   now?: () => number;
   tokenTtlMs?: number;
+  /** Test hook: called at each named step of a paid call (src/kill-steps.ts), e.g. to cut the store there. */
+  onPaidStep?: ((step: PaidStep) => void) | undefined;
   /** Defaults to a codec keyed from `jobs.consentKey()`; pass one to share it across per-request instances. */
   consentState?: ConsentStateCodec;
   /**
@@ -117,6 +120,7 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
     consentState,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
+    ...(deps.onPaidStep ? { onPaidStep: deps.onPaidStep } : {}),
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
   };
   const specs = deps.tools ?? ALL_TOOLS;

@@ -19,6 +19,7 @@ import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 import type { CallbackUrlMaker } from './paid/callback.js';
+import type { PaidStep } from './kill-steps.js';
 import { runPaidCall, stepReached } from './paid/pipeline.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
@@ -39,6 +40,8 @@ export interface RuntimeDeps {
   now?: () => number;
   /** Confirmation-token lifetime (default `TOKEN_TTL_MS`, 10 min). */
   tokenTtlMs?: number;
+  /** Test hook: called at each named step of a paid call (src/kill-steps.ts). */
+  onPaidStep?: ((step: PaidStep) => void) | undefined;
   /** Signs the 2026-07-28 confirmation form's `requestState` (also the server's verify hook). */
   consentState: ConsentStateCodec;
   /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/paid/callback.ts). */
@@ -210,7 +213,7 @@ export async function runBillable(
       owner: deps.owner,
       now: deps.now ?? Date.now,
       tokenTtlMs: deps.tokenTtlMs,
-      onStep: stepReached(deps.config.testKillAt),
+      onStep: deps.onPaidStep ?? stepReached(deps.config.testKillAt),
       callbackUrl: deps.callbackUrl,
     },
   );

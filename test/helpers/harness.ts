@@ -54,6 +54,8 @@ export const APPS_HOST = {
 } as ClientCapabilities;
 
 export interface HarnessOptions {
+  /** Called at each named step of a paid call (src/kill-steps.ts): e.g. cut the store there. */
+  onPaidStep?: (step: import('../../src/kill-steps.js').PaidStep) => void;
   /** The job store to run on (e.g. PostgreSQL behind a fault proxy); default SQLite in the state dir. */
   store?: (stateDir: string) => Promise<JobStore>;
   /** Merged over the config built from the sim (base URL, key, state dir). */
@@ -185,6 +187,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.tokenTtlMs ? { tokenTtlMs: opts.tokenTtlMs } : {}),
+      ...(opts.onPaidStep ? { onPaidStep: opts.onPaidStep } : {}),
     };
 
     const capabilities: ClientCapabilities = { ...opts.clientCapabilities };
