@@ -10,7 +10,7 @@ const ARGS = { avatar_id: 'av_marcus', voice_script: 'A human said yes.' };
 describe('MCP Apps: links and resources', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { mediaHosts: ['https://cdn.example.com'] } });
+    h = await startHarness({ config: { mediaHosts: ['https://cdn.example.com'] }, clientCapabilities: APPS_HOST });
   });
   afterAll(() => h.close());
 
@@ -168,7 +168,7 @@ describe('GENPLAT_CONSENT=human, a client that renders no Apps', () => {
       confirmation_token: token,
     });
     expect(click.isError).toBe(true);
-    expect(text(click)).toMatch(/confirm_paid_call.*GENPLAT_CONSENT=human: this client declared no MCP Apps support/);
+    expect(text(click)).toMatch(/confirm_paid_call.*this client declared no MCP Apps support/);
     expect(billablePosts(h.sim)).toBe(0);
   });
 });
