@@ -62,6 +62,8 @@ export function readFormRound(ctx: ServerContext): FormRound {
   if (answer.action === 'accept' && answer.content?.confirm === true) {
     return { round: 'answered', accepted: true, token: state.t };
   }
+  // Dismissed, not refused (headless `claude -p` cancels every form unasked): the token flow follows.
+  if (answer.action === 'cancel') return { round: 'answered', accepted: false, dismissed: true };
   return {
     round: 'answered',
     accepted: false,
@@ -82,7 +84,10 @@ export async function askWithForm(
   });
 }
 
-/** A 2025-era pushed form; a form nobody answers in time, or one the client cannot show, falls back to a token. */
+/**
+ * A 2025-era pushed form; a form nobody answers in time, one dismissed (`cancel`), or one the client cannot show,
+ * falls back to a token. Only `decline` (or an unticked box) is the person's "no".
+ */
 export function pushForm(ctx: ServerContext, config: Config, log: Logger) {
   return async (message: string): Promise<ElicitOutcome> => {
     try {
@@ -92,6 +97,8 @@ export function pushForm(ctx: ServerContext, config: Config, log: Logger) {
         { timeout: config.elicitationTimeoutMs, signal: ctx.mcpReq.signal },
       );
       if (r.action === 'accept' && r.content?.confirm === true) return { outcome: 'accepted' };
+      // Dismissed, not refused (headless `claude -p` cancels every form unasked): the token flow follows.
+      if (r.action === 'cancel') return { outcome: 'dismissed' };
       return {
         outcome: 'declined',
         reason: r.action === 'accept' ? 'the user left "confirm" unticked' : `the user chose "${r.action}"`,
