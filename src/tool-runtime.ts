@@ -227,5 +227,6 @@ export async function runBillable(
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);
   const envelope = note ? { ...env, next_step: `${env.next_step} ${note}` } : env;
-  return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope) };
+  const card = 'card' in result ? result.card : undefined;
+  return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope, card) };
 }

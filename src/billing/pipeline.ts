@@ -27,11 +27,18 @@ import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { type CallbackUrlMaker, withCallback } from './callback.js';
+import { type ConsentCard, consentCard } from './consent-card.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
 import { type PaidStep, stepReached } from './steps.js';
 
-/** A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". */
-export type PaidCallResult = PaidResult | { askForm: { message: string; envelope: JobEnvelope } };
+/**
+ * A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". A quote
+ * (`confirmation_required`) carries its consent card, for the App's card (src/apps/link.ts).
+ */
+export type PaidCallResult =
+  | PaidResult
+  | { envelope: JobEnvelope; card: ConsentCard }
+  | { askForm: { message: string; envelope: JobEnvelope } };
 export type { PaidResult };
 
 export interface BillingDeps {
@@ -104,7 +111,16 @@ export async function runPaidCall(
 
   const decision = await guardCall(guardDeps, call);
   if (decision.kind === 'refuse') return { error: decision.error };
-  if (decision.kind === 'answer') return { envelope: decision.envelope };
+  // The card is built from the same request, estimate and summary as the form's message (consentMessage).
+  const quoted = (envelope: JobEnvelope) => ({
+    envelope,
+    card: consentCard({ tool: spec.name, body: request.body, estimate, summary }),
+  });
+  if (decision.kind === 'answer') {
+    return decision.envelope.status === 'confirmation_required'
+      ? quoted(decision.envelope)
+      : { envelope: decision.envelope };
+  }
   if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
 
   // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
@@ -145,7 +161,7 @@ export async function runPaidCall(
       };
       const reason =
         'The confirmation_token was refused: the confirmation_token was already used. A fresh one is attached.';
-      return { envelope: await confirmationRequired(guardDeps, call, expected, undefined, reason) };
+      return quoted(await confirmationRequired(guardDeps, call, expected, undefined, reason));
     }
     return { error: refusalError(spec.name, admitted) };
   }

@@ -17,6 +17,7 @@ import {
   tokenCarrier,
   unsettledWarning,
 } from '../billing/consent.js';
+import { cardText, consentCard, priceLine } from '../billing/consent-card.js';
 import type { Config } from '../config.js';
 import { GenplatError, UserInputError } from '../errors.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
@@ -93,7 +94,6 @@ export type GuardDecision =
   | { kind: 'refuse'; error: CostRefusedError };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units === 1 ? '' : 's'}`;
 
 /** Start of the current UTC day: the per-day ceiling's window. */
 export function utcDayStart(now: number): Date {
@@ -101,13 +101,18 @@ export function utcDayStart(now: number): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 }
 
-/** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
-export function consentMessage(tool: string, est: Estimate, summary: string, earlier?: JobRecord): string {
-  const warning = earlier ? `${unsettledWarning(earlier)} ` : '';
-  if (!est.bounded) {
-    return `${warning}${tool}: ${summary}. The platform publishes no price for this call; it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}), a figure that is not the platform's: ${est.basis}. The real charge is known only after the job starts. Confirm to start the job.`;
-  }
-  return `${warning}${tool} will spend at most ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+/**
+ * The consent form's message: the consent card as text (src/billing/consent-card.ts: cost and whether it is
+ * proven, how it was computed, what will be made, every field of `body` in full), after any resend warning.
+ */
+export function consentMessage(
+  tool: string,
+  est: Estimate,
+  summary: string,
+  earlier?: JobRecord,
+  body?: unknown,
+): string {
+  return cardText(consentCard({ tool, body, estimate: est, summary }), earlier ? unsettledWarning(earlier) : undefined);
 }
 
 /**
@@ -334,7 +339,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   const answer = await askConsent(carriers, {
     expected,
     estimate: est,
-    message: consentMessage(req.tool, est, req.summary, earlier),
+    message: consentMessage(req.tool, est, req.summary, earlier, req.request.body),
     earlier,
   });
   if (answer.kind === 'granted') {
@@ -389,11 +394,7 @@ export async function confirmationRequired(
     confirmation_token: token,
     expires_at: expiresAt.toISOString(),
     ...(reason ? { reason } : {}),
-    next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user ${
-      est.bounded
-        ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
-        : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
-    } and what will be made (${req.summary}); ${
+    next_step: `No charge made.${warning ? ` ${warning} Tell the user this, naming the request id.` : ''} Show the user the cost (${priceLine(est)}) and what will be made (${req.summary}); ${
       deps.config.consent === 'human'
         ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${expiresAt.toISOString()}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
         : `if they agree, call ${req.tool} again with the same arguments plus confirmation_token (single use, valid until ${expiresAt.toISOString()}).`

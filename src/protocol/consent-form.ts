@@ -22,12 +22,20 @@ import type { Logger } from '../log.js';
 import { clientCapabilities, clientName, isModern, isStatelessLegacyHttp } from './era.js';
 import type { ConsentState, ConsentStateCodec } from './request-state.js';
 
-/** The one field of the form (a flat primitive schema, as elicitation requires). */
-function formSchema(message: string) {
+/**
+ * The one field of the form (a flat primitive schema, as elicitation requires). The message holds the whole card
+ * (src/billing/consent-card.ts); repeating it here would show a long script twice.
+ */
+function formSchema() {
   return {
     type: 'object' as const,
     properties: {
-      confirm: { type: 'boolean' as const, title: 'Start this paid job', description: message, default: false },
+      confirm: {
+        type: 'boolean' as const,
+        title: 'Start this paid job',
+        description: 'Starts the job described above, at the cost shown',
+        default: false,
+      },
     },
     required: ['confirm'],
   };
@@ -79,7 +87,7 @@ export async function askWithForm(
   ctx: ServerContext,
 ): Promise<InputRequiredResult> {
   return inputRequired({
-    inputRequests: { confirm: inputRequired.elicit({ message, requestedSchema: formSchema(message) }) },
+    inputRequests: { confirm: inputRequired.elicit({ message, requestedSchema: formSchema() }) },
     requestState: await codec.mint({ t: token }, ctx),
   });
 }
@@ -92,7 +100,7 @@ export function pushForm(ctx: ServerContext, config: Config, log: Logger) {
   return async (message: string): Promise<ElicitOutcome> => {
     try {
       const r = await ctx.mcpReq.elicitInput(
-        { mode: 'form', message, requestedSchema: formSchema(message) },
+        { mode: 'form', message, requestedSchema: formSchema() },
         // Shorter than the host's ~60 s tool timeout, so a form nobody answers falls back to a token in time.
         { timeout: config.elicitationTimeoutMs, signal: ctx.mcpReq.signal },
       );

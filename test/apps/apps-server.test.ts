@@ -83,7 +83,17 @@ describe('GENPLAT_CONSENT=human', () => {
   it('refuses a token the model presents, with a next step, and sends nothing', async () => {
     const quote = await h.call('create_talking_video', ARGS);
     expect(structured(quote).status).toBe('confirmation_required');
-    expect(quote._meta?.['genplat/confirm']).toEqual({ tool: 'create_talking_video', arguments: ARGS });
+    expect(quote._meta?.['genplat/confirm']).toMatchObject({
+      tool: 'create_talking_video',
+      arguments: ARGS,
+      // The consent card the View shows (src/billing/consent-card.ts): every field sent.
+      card: {
+        fields: [
+          { name: 'avatar_id', value: ARGS.avatar_id, long: false },
+          { name: 'voice_script', value: ARGS.voice_script, long: false },
+        ],
+      },
+    });
     const token = structured(quote).confirmation_token as string;
     const again = await h.call('create_talking_video', { ...ARGS, confirmation_token: token });
     expect(structured(again).status).toBe('confirmation_required');
