@@ -17,10 +17,11 @@ type Era = 'legacy' | 'modern';
 
 let stateDir: string;
 beforeAll(async () => {
-  // The first test reads the bundle before any server is spawned (spawnServer would build it).
+  // The first test reads the bundle before any server is spawned (spawnServer would build it). A rebuild of
+  // dist/ (under a lock shared with other test files) can take a minute on a busy box.
   ensureBuilt();
   stateDir = await mkdtemp(join(tmpdir(), 'genplat-prebuilt-'));
-});
+}, 180_000);
 afterAll(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
