@@ -84,6 +84,15 @@ describe('build-time tools/list', () => {
     }
   }
 
+  it('the bin lists confirm_paid_call to a 2026-07-28 MCP Apps client (capabilities on each request envelope)', async () => {
+    const s = await spawnBin({}, [], 'apps', 'modern');
+    try {
+      expect((await s.client.listTools()).tools.map((t) => t.name)).toContain(CONFIRM_TOOL);
+    } finally {
+      await s.close();
+    }
+  });
+
   for (const era of ['legacy', 'modern'] as const) {
     it(`the bin refuses confirm_paid_call by name to a client without Apps (${era}): nothing recorded`, async () => {
       const dir = join(stateDir, `refuse-${era}`);
