@@ -37,11 +37,13 @@ for (const name of readdirSync(outDir)) if (name.startsWith(CHUNK_PREFIX)) rmSyn
 // The build-time tools/list (src/tools-list-prebuilt.ts), from real servers built from the same dist this
 // bundle is made of, so the two cannot disagree: every spec tool's definition (every toolset on), and the
 // Confirm tool's for the default and the every-toolset configurations (its enum depends on the visible tools).
-const { listTools } = await import(pathToFileURL(join(root, 'dist', 'scripts', 'measure-tools.js')).href);
+const { APPS_CLIENT, listTools } = await import(pathToFileURL(join(root, 'dist', 'scripts', 'measure-tools.js')).href);
 const { CONFIRM_TOOL } = await import(pathToFileURL(join(root, 'dist', 'src', 'apps', 'confirm-tool.js')).href);
 const prebuilt = { tools: [], confirm: {} };
 for (const env of [{ GENPLAT_TOOLSETS: 'all' }, {}]) {
-  const listed = await listTools(env);
+  // Listed to an Apps client: the Confirm tool is App-only (src/protocol/app-only.ts); other clients get the same
+  // list without it.
+  const listed = await listTools(env, {}, APPS_CLIENT);
   const specTools = listed.filter((t) => t.name !== CONFIRM_TOOL);
   if (prebuilt.tools.length === 0) prebuilt.tools = specTools;
   const confirm = listed.find((t) => t.name === CONFIRM_TOOL);

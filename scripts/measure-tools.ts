@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Tool } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, Tool } from '@modelcontextprotocol/client';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { createPlatformClient } from '../src/client/index.js';
@@ -17,6 +17,11 @@ import { type CliArgs, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { buildServer } from '../src/server.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
+
+/** Client capabilities of a host that renders MCP Apps (the `io.modelcontextprotocol/ui` extension). */
+export const APPS_CLIENT = {
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+} as ClientCapabilities;
 
 export interface Size {
   bytes: number;
@@ -72,9 +77,14 @@ export function measureTools(label: string, tools: Tool[], top = 5): ToolsListMe
 
 /**
  * tools/list from a real server built in process (no network: nothing is sent while listing), through a
- * real SDK client, for the configuration `env` + `cli` describe.
+ * real SDK client declaring `capabilities`, for the configuration `env` + `cli` describe. A client that declares
+ * MCP Apps (`APPS_CLIENT`) is also shown the App-only Confirm tool (src/protocol/app-only.ts).
  */
-export async function listTools(env: Record<string, string> = {}, cli: Partial<CliArgs> = {}): Promise<Tool[]> {
+export async function listTools(
+  env: Record<string, string> = {},
+  cli: Partial<CliArgs> = {},
+  capabilities: ClientCapabilities = {},
+): Promise<Tool[]> {
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-measure-'));
   const log = createLogger('error', () => {});
   const config = loadConfig({ command: 'serve', sandbox: false, readOnly: false, http: false, ...cli } as CliArgs, {
@@ -92,7 +102,7 @@ export async function listTools(env: Record<string, string> = {}, cli: Partial<C
     logger: log,
   });
   const built = buildServer({ config, client: platform, jobs, log });
-  const client = new Client({ name: 'measure-tools', version: '0.0.0' });
+  const client = new Client({ name: 'measure-tools', version: '0.0.0' }, { capabilities });
   const [a, b] = InMemoryTransport.createLinkedPair();
   try {
     await Promise.all([built.server.connect(b), client.connect(a)]);

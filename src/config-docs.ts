@@ -127,7 +127,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_ELICITATION',
     meaning:
-      "`auto`: ask the user through the client's form when it declares elicitation; `off`: always use confirmation tokens.",
+      "`auto`: ask the user through the client's form when it declares elicitation; `off`: always use confirmation tokens. Set `off` for headless runs of Claude Code (`claude -p`) and Codex (`codex exec`): they declare forms but answer each at once unasked (`cancel` / `decline`), so paid calls would stop at a token or at `declined`.",
     default: '`auto`',
   },
   {

@@ -10,20 +10,21 @@ import { registerAppResources } from './apps/register.js';
 import { type Catalog, createCatalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import type { PaidStep } from './kill-steps.js';
 import type { ToolSpec } from './define-tool.js';
 import { createPoller, type Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
+import type { PaidStep } from './kill-steps.js';
 import type { Logger, LogLevel } from './log.js';
 import { packageVersion } from './package-version.js';
 import type { CallbackUrlMaker } from './paid/callback.js';
 import { TOKEN_TTL_MS } from './paid/token.js';
 import { registerPrompts } from './prompts.js';
+import { serveToolsListPerClient } from './protocol/app-only.js';
 import { isModern } from './protocol/era.js';
 import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';
 import { registerTaskHandlers, TASKS_CAPABILITY } from './protocol/tasks.js';
 import { registerTools, visibleSpecs } from './tool-runtime.js';
-import { servePrebuiltToolsList } from './tools-list-prebuilt.js';
+import { prebuiltToolsLists } from './tools-list-prebuilt.js';
 
 export interface ServerDeps {
   config: Config;
@@ -124,13 +125,14 @@ export function buildServer(deps: ServerDeps): { server: McpServer; close(): Pro
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
   };
   const specs = deps.tools ?? ALL_TOOLS;
-  registerTools(server, specs, runtimeDeps);
+  const registered = registerTools(server, specs, runtimeDeps);
   const confirm = registerConfirmTool(server, specs, runtimeDeps);
-  // The bundled bin carries tools/list as built from these very registrations (src/tools-list-prebuilt.ts).
-  if (deps.tools === undefined) {
-    const names = visibleSpecs(specs, deps.config).map((s) => s.name);
-    servePrebuiltToolsList(server, names, confirm ? CONFIRM_TOOL : undefined);
-  }
+  // tools/list per client: App-only tools only to clients that declared MCP Apps (src/protocol/app-only.ts). The
+  // bundled bin carries both answers as built from these very registrations (src/tools-list-prebuilt.ts).
+  const names = visibleSpecs(specs, deps.config).map((s) => s.name);
+  const prebuilt = deps.tools === undefined ? prebuiltToolsLists(names, confirm ? CONFIRM_TOOL : undefined) : undefined;
+  // No tool registered (a test's empty tool list, say): the SDK installed no tools/list to wrap.
+  if (registered.length > 0 || confirm) serveToolsListPerClient(server, prebuilt);
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
   registerAppResources(server, deps.config);
   registerPrompts(server, runtime);

@@ -17,9 +17,9 @@ import { checkArgumentDepth } from './guards/depth.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
+import type { PaidStep } from './kill-steps.js';
 import type { Logger } from './log.js';
 import type { CallbackUrlMaker } from './paid/callback.js';
-import type { PaidStep } from './kill-steps.js';
 import { runPaidCall, stepReached } from './paid/pipeline.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
@@ -230,5 +230,6 @@ export async function runBillable(
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);
   const envelope = note ? { ...env, next_step: `${env.next_step} ${note}` } : env;
-  return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope) };
+  const card = 'card' in result ? result.card : undefined;
+  return { ...envelopeResult(envelope), _meta: confirmMeta(spec.name, args, envelope, card) };
 }

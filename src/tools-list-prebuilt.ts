@@ -6,9 +6,11 @@
  * server, every toolset, through a real client) and writes it into the bundled bin as `__GENPLAT_TOOLS_LIST__`.
  *
  * Unbundled (tests, scripts, `tsc` alone) the constant does not exist and the SDK's own handler answers.
+ * Either way src/protocol/app-only.ts leaves App-only tools out for clients that declared no MCP Apps support.
  * `test/e2e/prebuilt-tools-list.test.ts` proves the bundled bin's answer equals the live one per configuration.
  */
-import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import type { Tool } from '@modelcontextprotocol/server';
+import type { PreparedLists } from './protocol/app-only.js';
 
 // Replaced by the bundler (rolldown `transform.define`) with the JSON text of a `Prebuilt`.
 declare const __GENPLAT_TOOLS_LIST__: string | undefined;
@@ -16,8 +18,8 @@ declare const __GENPLAT_TOOLS_LIST__: string | undefined;
 /**
  * What the bundle carries. A tool spec's definition is the same in every configuration (the e2e test checks
  * four); the App's Confirm tool is not (its `tool` enum names the visible billable tools), so its definition is
- * kept per built configuration, keyed by that configuration's tool names: any other configuration gets the
- * SDK's live answer.
+ * kept per built configuration, keyed by that configuration's tool names: an Apps client of any other
+ * configuration gets the SDK's live answer.
  */
 export interface Prebuilt {
   /** Every spec tool's definition as the SDK lists it (every toolset on). */
@@ -38,22 +40,20 @@ export function prebuiltTools(): Prebuilt | undefined {
 }
 
 /**
- * Makes `server` answer tools/list from the prebuilt definitions of `names` (the spec tools it registered, in
- * registration order), followed by the Confirm tool `confirm` when it registered it. Keeps the SDK's handler
- * (returns false) when there is no prebuilt list or it lacks a definition: a wrong list would misstate a tool,
- * a slow one only costs time.
+ * The prebuilt tools/list answers for a server that registered the spec tools `names` (in registration order)
+ * and, when it did, the Confirm tool `confirm`: one for clients that declared MCP Apps (with the Confirm tool,
+ * an App-only tool) and one for the others (without it: src/protocol/app-only.ts). A list is undefined when the
+ * build lacks a definition it needs, and that client gets the SDK's live answer: a wrong list would misstate a
+ * tool, a slow one only costs time. Undefined altogether when unbundled.
  */
-export function servePrebuiltToolsList(server: McpServer, names: readonly string[], confirm?: string): boolean {
+export function prebuiltToolsLists(names: readonly string[], confirm?: string): PreparedLists | undefined {
   const built = prebuiltTools();
-  if (!built) return false;
+  if (!built) return undefined;
   const byName = new Map(built.tools.map((t) => [t.name, t]));
-  const tools = names.map((n) => byName.get(n));
-  if (confirm !== undefined) {
-    const entry = built.confirm[configKey(names)];
-    tools.push(entry?.name === confirm ? entry : undefined);
-  }
-  if (tools.some((t) => t === undefined)) return false;
-  // Replaces the handler McpServer installed at the first registerTool; tools/call stays the SDK's.
-  server.server.setRequestHandler('tools/list', () => ({ tools: tools as Tool[] }));
-  return true;
+  const specTools = names.map((n) => byName.get(n));
+  if (specTools.some((t) => t === undefined)) return undefined;
+  const forOthers = specTools as Tool[];
+  if (confirm === undefined) return { forApps: forOthers, forOthers };
+  const entry = built.confirm[configKey(names)];
+  return { forApps: entry?.name === confirm ? [...forOthers, entry] : undefined, forOthers };
 }

@@ -26,7 +26,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 const ROOT = resolve(import.meta.dirname, '../..');
 const ENTRY = join(ROOT, 'dist/src/index.js');
 const ERA = '2026-07-28';
-const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/contract/__snapshots__/tools-list.json'), 'utf8'));
+// As an MCP Apps host sees it; this client declares no Apps, so the App-only Confirm button is not listed to it.
+const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/contract/__snapshots__/tools-list.json'), 'utf8')).filter(
+  (t) => t.name !== 'confirm_paid_call',
+);
 // The sandbox's 'demo' timing finishes a talking video in seconds; 120 s is a hung server, not a slow one.
 const JOB_DEADLINE_MS = 120_000;
 

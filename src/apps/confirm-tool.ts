@@ -1,22 +1,23 @@
 /**
  * `confirm_paid_call`: the consent card's Confirm button. App-only (`_meta.ui.visibility: ["app"]`: the host lets
  * only the View call it, never the model), it redeems the quote's token through the same billable path as the
- * tool itself, marking the consent as a person's click (`carrier: 'human'`; ledger consent `click`). With
- * GENPLAT_CONSENT=human this and an answered elicitation form are the only ways a paid call is confirmed.
+ * tool itself, marking the consent as a person's click (`carrier: 'human'`; ledger consent `click`). Listed to and
+ * callable by only clients that declared MCP Apps (src/protocol/app-only.ts), so `click` is recorded only for a
+ * click a View could have made. With GENPLAT_CONSENT=human this and an answered elicitation form are the only ways
+ * a paid call is confirmed.
  *
  * Registered here, not in tools/: it is not a tool of its own but a second entrance to every billable tool.
  */
 
-import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { scopeChallengeFor } from '../auth/scopes.js';
 import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { checkArgumentDepth } from '../guards/depth.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
+import { clientShowsApps } from '../protocol/app-only.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
-import { clientCapabilities } from '../protocol/era.js';
 import { portableInputSchema, portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
@@ -52,14 +53,14 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
       try {
         // Before anything walks the quoted arguments: the other tools get this bound from the runtime.
         checkArgumentDepth(input);
-        // `visibility: ["app"]` is a hint only hosts that render Apps honour: a client that declared no MCP
-        // Apps support (a terminal host, an agent framework) lists this tool to its model like any other. Under
-        // GENPLAT_CONSENT=human the click must come from a View, so such a client cannot use this entrance.
-        if (deps.config.consent === 'human' && !clientShowsApps(server, ctx)) {
+        // Only a View can click: a client that declared no MCP Apps support is not shown this tool
+        // (src/protocol/app-only.ts), and one that calls it anyway (it listed the tool earlier, or guessed) is its
+        // model, not a person. Refused before anything else: nothing is quoted, recorded or sent.
+        if (!clientShowsApps(server, ctx)) {
           throw new UserInputError(
-            'confirm_paid_call',
-            'GENPLAT_CONSENT=human: this client declared no MCP Apps support, so no person clicked Confirm in a View',
-            'Ask the user to confirm in a host that renders the job viewer App or answers confirmation forms; nothing was sent or charged.',
+            CONFIRM_TOOL,
+            "is the job viewer App's Confirm button, and this client declared no MCP Apps support (io.modelcontextprotocol/ui), so no person clicked it",
+            'Show the user the quote and, if they agree, call the quoted tool again with its confirmation_token; nothing was sent or charged.',
           );
         }
         const spec = byName.get(input.tool);
@@ -79,13 +80,4 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
     },
   );
   return true;
-}
-
-/**
- * The client declared the MCP Apps extension with the View's MIME type (ext-apps `getUiCapability`), on this
- * request's envelope (2026) or at initialize (2025): `clientCapabilities` reads both.
- */
-function clientShowsApps(server: McpServer, ctx: ServerContext): boolean {
-  const caps = clientCapabilities(server, ctx) as Parameters<typeof getUiCapability>[0];
-  return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }

@@ -8,8 +8,12 @@ import type { Estimate, JobOutput, JobStatus } from './envelope.js';
 import type { JobKind, JobRef } from './handle.js';
 
 export type SubmissionOutcome = 'pending' | 'submitted' | 'rejected' | 'unknown';
-/** `click`: a token redeemed by a person's Confirm click in the App (src/apps/confirm-tool.ts). */
-export type ConsentPath = 'elicitation' | 'token' | 'policy' | 'click';
+/**
+ * How a paid call was consented to. `click`: a token redeemed by a person's Confirm click in the App
+ * (src/apps/confirm-tool.ts), only ever from a client that declared MCP Apps (design.md §1).
+ */
+export const CONSENT_PATHS = ['elicitation', 'token', 'policy', 'click'] as const;
+export type ConsentPath = (typeof CONSENT_PATHS)[number];
 
 export interface JobRecord {
   /** Ledger id (UUID), assigned at intent time. */

@@ -13,11 +13,20 @@ import type { Estimate } from '../jobs/envelope.js';
 import type { ConsentPath, JobRecord } from '../jobs/store.js';
 import { type Expected, verifyToken } from './token.js';
 
-/** What asking the user through an elicitation form gave. */
+/**
+ * What asking the user through an elicitation form gave. `dismissed`: the client answered `cancel`, i.e. the form
+ * was closed without a choice; headless hosts (`claude -p`) answer every form so without asking anyone, so it is
+ * no refusal: the token flow follows, as for a form nobody answered (`failed`). Only `decline` is a "no".
+ */
 export type ElicitOutcome =
   | { outcome: 'accepted' }
   | { outcome: 'declined'; reason: string }
+  | { outcome: 'dismissed' }
   | { outcome: 'failed'; reason: string };
+
+/** The fallback reason after a dismissed form (model-facing: short). */
+export const DISMISSED_REASON =
+  'The confirmation form was dismissed without an answer (cancel), so nobody confirmed or refused; a confirmation_token is attached.';
 
 export interface ConsentQuestion {
   /** What a token must match (tool, fingerprint, credits, owner, allow_duplicate, dupOf). */
@@ -113,6 +122,7 @@ export function elicitationCarrier(elicit: (message: string) => Promise<ElicitOu
       if (asked.outcome === 'accepted') return { kind: 'granted', path: 'elicitation' };
       if (asked.outcome === 'declined') return { kind: 'declined', reason: asked.reason };
       const warning = earlier ? ` ${unsettledWarning(earlier)}` : '';
+      if (asked.outcome === 'dismissed') return { kind: 'fallback', reason: `${DISMISSED_REASON}${warning}` };
       return {
         kind: 'fallback',
         reason: `The confirmation form could not be used (${asked.reason}); confirm with a token instead.${warning}`,
@@ -131,7 +141,9 @@ export function elicitationCarrier(elicit: (message: string) => Promise<ElicitOu
 export type FormRound =
   | { round: 'ask' }
   | { round: 'answered'; accepted: true; token: string }
-  | { round: 'answered'; accepted: false; reason: string };
+  | { round: 'answered'; accepted: false; reason: string }
+  /** The client answered `cancel`: dismissed, not refused (see `ElicitOutcome`). */
+  | { round: 'answered'; accepted: false; dismissed: true };
 
 export function formRoundCarrier(
   form: FormRound,
@@ -141,6 +153,8 @@ export function formRoundCarrier(
   return {
     async ask({ expected, message, earlier }) {
       if (form.round === 'ask') return { kind: 'ask_form', message };
+      const warning = earlier ? ` ${unsettledWarning(earlier)}` : '';
+      if (!form.accepted && 'dismissed' in form) return { kind: 'fallback', reason: `${DISMISSED_REASON}${warning}` };
       if (!form.accepted) return { kind: 'declined', reason: form.reason };
       const check = verifyToken(await consentKey(), form.token, expected, now());
       if (check.ok) {
@@ -150,7 +164,6 @@ export function formRoundCarrier(
           nonce: { value: check.claims.nonce, expiresAt: new Date(check.claims.exp) },
         };
       }
-      const warning = earlier ? ` ${unsettledWarning(earlier)}` : '';
       return {
         kind: 'fallback',
         reason: `The confirmation form's answer no longer matches this call (${check.reason}). A fresh confirmation_token is attached.${warning}`,

@@ -225,7 +225,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   const answer = await askConsent(carriers, {
     expected,
     estimate: est,
-    message: consentMessage(req.tool, est, req.summary, earlier),
+    message: consentMessage(req.tool, est, req.summary, earlier, req.request.body),
     earlier,
   });
   if (answer.kind === 'granted') {

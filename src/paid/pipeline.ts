@@ -21,6 +21,7 @@ import { type PaidStep, stepReached } from '../kill-steps.js';
 import type { Logger } from '../log.js';
 import { evaluateAdmission } from './admission.js';
 import { type CallbackUrlMaker, withCallback } from './callback.js';
+import { type ConsentCard, consentCard } from './consent-card.js';
 import {
   admitRules,
   confirmationRequired,
@@ -33,8 +34,14 @@ import { finaliseEstimate } from './pricing/estimate.js';
 import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
 import { TOKEN_ALREADY_USED } from './wording.js';
 
-/** A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". */
-export type PaidCallResult = PaidResult | { askForm: { message: string; envelope: JobEnvelope } };
+/**
+ * A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". A quote
+ * (`confirmation_required`) carries its consent card, for the App's card (src/apps/link.ts).
+ */
+export type PaidCallResult =
+  | PaidResult
+  | { envelope: JobEnvelope; card: ConsentCard }
+  | { askForm: { message: string; envelope: JobEnvelope } };
 export type { PaidResult };
 
 export interface BillingDeps {
@@ -108,7 +115,16 @@ export async function runPaidCall(
 
   const decision = await guardCall(guardDeps, call);
   if (decision.kind === 'refuse') return { error: decision.error };
-  if (decision.kind === 'answer') return { envelope: decision.envelope };
+  // The card is built from the same request, estimate and summary as the form's message (consentMessage).
+  const quoted = (envelope: JobEnvelope) => ({
+    envelope,
+    card: consentCard({ tool: spec.name, body: request.body, estimate, summary }),
+  });
+  if (decision.kind === 'answer') {
+    return decision.envelope.status === 'confirmation_required'
+      ? quoted(decision.envelope)
+      : { envelope: decision.envelope };
+  }
   if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
 
   // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
@@ -148,7 +164,7 @@ export async function runPaidCall(
         allowDuplicate: args.allowDuplicate,
         ...(decision.duplicateOf ? { duplicateOf: decision.duplicateOf } : {}),
       };
-      return { envelope: await confirmationRequired(guardDeps, call, expected, undefined, TOKEN_ALREADY_USED) };
+      return quoted(await confirmationRequired(guardDeps, call, expected, undefined, TOKEN_ALREADY_USED));
     }
     return { error: refusalError(spec.name, admitted) };
   }

@@ -8,6 +8,7 @@ import type { Estimate } from '../jobs/envelope.js';
 import type { JobRecord } from '../jobs/store.js';
 import type { AdmitRefusal } from '../store/types.js';
 import { unsettledWarning } from './consent.js';
+import { cardText, consentCard, priceLine } from './consent-card.js';
 
 /** The guard refused the call: nothing was sent, nothing charged. */
 export class CostRefusedError extends GenplatError {
@@ -21,13 +22,18 @@ export class CostRefusedError extends GenplatError {
 const fmt = (n: number) => n.toLocaleString('en-US');
 const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units === 1 ? '' : 's'}`;
 
-/** The consent prompt: cost in both units, what will be made, how the figure was computed, and any resend warning. */
-export function consentMessage(tool: string, est: Estimate, summary: string, earlier?: JobRecord): string {
-  const warning = earlier ? `${unsettledWarning(earlier)} ` : '';
-  if (!est.bounded) {
-    return `${warning}${tool}: ${summary}. The platform publishes no price for this call; it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}), a figure that is not the platform's: ${est.basis}. The real charge is known only after the job starts. Confirm to start the job.`;
-  }
-  return `${warning}${tool} will spend at most ${fmt(est.credits)} credits (${apiUnits(est)}): ${summary}. Estimate: ${est.basis}. Confirm to start the job.`;
+/**
+ * The consent form's message: the consent card as text (consent-card.ts: cost and whether it is proven, how it
+ * was computed, what will be made, every field of `body` in full), after any resend warning.
+ */
+export function consentMessage(
+  tool: string,
+  est: Estimate,
+  summary: string,
+  earlier?: JobRecord,
+  body?: unknown,
+): string {
+  return cardText(consentCard({ tool, body, estimate: est, summary }), earlier ? unsettledWarning(earlier) : undefined);
 }
 
 /** Refusals the pre-check can give (no exclusive key and no nonce there). */
@@ -121,11 +127,7 @@ export function confirmationNextStep(q: {
 }): string {
   const est = q.estimate;
   const until = q.expiresAt.toISOString();
-  return `No charge made.${q.warning ? ` ${q.warning} Tell the user this, naming the request id.` : ''} Show the user ${
-    est.bounded
-      ? `the cost (at most ${fmt(est.credits)} credits = ${apiUnits(est)})`
-      : `that the platform publishes no price for this call and that it is quoted at up to ${fmt(est.credits)} credits (${apiUnits(est)}) from ${/operator price table/.test(est.basis) ? "the operator's price table" : 'the per-call ceiling'}, not from the platform`
-  } and what will be made (${q.summary}); ${
+  return `No charge made.${q.warning ? ` ${q.warning} Tell the user this, naming the request id.` : ''} Show the user the cost (${priceLine(est)}) and what will be made (${q.summary}); ${
     q.humanOnly
       ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${until}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
       : `if they agree, call ${q.tool} again with the same arguments plus confirmation_token (single use, valid until ${until}).`

@@ -22,12 +22,20 @@ import type { ElicitOutcome } from '../paid/guard.js';
 import { clientCapabilities, clientName, isModern, isStatelessLegacyHttp } from './era.js';
 import type { ConsentState, ConsentStateCodec } from './request-state.js';
 
-/** The one field of the form (a flat primitive schema, as elicitation requires). */
-function formSchema(message: string) {
+/**
+ * The one field of the form (a flat primitive schema, as elicitation requires). The message holds the whole card
+ * (src/paid/consent-card.ts); repeating it here would show a long script twice.
+ */
+function formSchema() {
   return {
     type: 'object' as const,
     properties: {
-      confirm: { type: 'boolean' as const, title: 'Start this paid job', description: message, default: false },
+      confirm: {
+        type: 'boolean' as const,
+        title: 'Start this paid job',
+        description: 'Starts the job described above, at the cost shown',
+        default: false,
+      },
     },
     required: ['confirm'],
   };
@@ -62,6 +70,8 @@ export function readFormRound(ctx: ServerContext): FormRound {
   if (answer.action === 'accept' && answer.content?.confirm === true) {
     return { round: 'answered', accepted: true, token: state.t };
   }
+  // Dismissed, not refused (headless `claude -p` cancels every form unasked): the token flow follows.
+  if (answer.action === 'cancel') return { round: 'answered', accepted: false, dismissed: true };
   return {
     round: 'answered',
     accepted: false,
@@ -77,21 +87,26 @@ export async function askWithForm(
   ctx: ServerContext,
 ): Promise<InputRequiredResult> {
   return inputRequired({
-    inputRequests: { confirm: inputRequired.elicit({ message, requestedSchema: formSchema(message) }) },
+    inputRequests: { confirm: inputRequired.elicit({ message, requestedSchema: formSchema() }) },
     requestState: await codec.mint({ t: token }, ctx),
   });
 }
 
-/** A 2025-era pushed form; a form nobody answers in time, or one the client cannot show, falls back to a token. */
+/**
+ * A 2025-era pushed form; a form nobody answers in time, one dismissed (`cancel`), or one the client cannot show,
+ * falls back to a token. Only `decline` (or an unticked box) is the person's "no".
+ */
 export function pushForm(ctx: ServerContext, config: Config, log: Logger) {
   return async (message: string): Promise<ElicitOutcome> => {
     try {
       const r = await ctx.mcpReq.elicitInput(
-        { mode: 'form', message, requestedSchema: formSchema(message) },
+        { mode: 'form', message, requestedSchema: formSchema() },
         // Shorter than the host's ~60 s tool timeout, so a form nobody answers falls back to a token in time.
         { timeout: config.elicitationTimeoutMs, signal: ctx.mcpReq.signal },
       );
       if (r.action === 'accept' && r.content?.confirm === true) return { outcome: 'accepted' };
+      // Dismissed, not refused (headless `claude -p` cancels every form unasked): the token flow follows.
+      if (r.action === 'cancel') return { outcome: 'dismissed' };
       return {
         outcome: 'declined',
         reason: r.action === 'accept' ? 'the user left "confirm" unticked' : `the user chose "${r.action}"`,

@@ -10,7 +10,7 @@ const ARGS = { avatar_id: 'av_marcus', voice_script: 'A human said yes.' };
 describe('MCP Apps: links and resources', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { mediaHosts: ['https://cdn.example.com'] } });
+    h = await startHarness({ config: { mediaHosts: ['https://cdn.example.com'] }, clientCapabilities: APPS_HOST });
   });
   afterAll(() => h.close());
 
@@ -83,7 +83,17 @@ describe('GENPLAT_CONSENT=human', () => {
   it('refuses a token the model presents, with a next step, and sends nothing', async () => {
     const quote = await h.call('create_talking_video', ARGS);
     expect(structured(quote).status).toBe('confirmation_required');
-    expect(quote._meta?.['genplat/confirm']).toEqual({ tool: 'create_talking_video', arguments: ARGS });
+    expect(quote._meta?.['genplat/confirm']).toMatchObject({
+      tool: 'create_talking_video',
+      arguments: ARGS,
+      // The consent card the View shows (src/paid/consent-card.ts): every field sent.
+      card: {
+        fields: [
+          { name: 'avatar_id', value: ARGS.avatar_id, long: false },
+          { name: 'voice_script', value: ARGS.voice_script, long: false },
+        ],
+      },
+    });
     const token = structured(quote).confirmation_token as string;
     const again = await h.call('create_talking_video', { ...ARGS, confirmation_token: token });
     expect(structured(again).status).toBe('confirmation_required');
@@ -168,7 +178,7 @@ describe('GENPLAT_CONSENT=human, a client that renders no Apps', () => {
       confirmation_token: token,
     });
     expect(click.isError).toBe(true);
-    expect(text(click)).toMatch(/confirm_paid_call.*GENPLAT_CONSENT=human: this client declared no MCP Apps support/);
+    expect(text(click)).toMatch(/confirm_paid_call.*this client declared no MCP Apps support/);
     expect(billablePosts(h.sim)).toBe(0);
   });
 });

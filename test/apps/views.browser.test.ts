@@ -136,6 +136,37 @@ describe.skipIf(!hasChromium)('consent card in chromium', () => {
     await h?.close();
   });
 
+  it('the card shows every field sent and the bound; a 500-character script folds, whole, never cut', async () => {
+    const script = `${'Every word of this script is read aloud and paid for. '.repeat(10).slice(0, 499)}.`;
+    const quote = await h.call('create_talking_video', { avatar_id: 'av_marcus', voice_script: script });
+    expect(structured(quote).status, text(quote)).toBe('confirmation_required');
+    await host.show(JOB_VIEWER_URI, quote);
+    const f = await viewFrame();
+    await f.waitForSelector('#fields', { timeout: 30_000 });
+    const fields = await f.evaluate(() =>
+      [...document.querySelectorAll('#fields li')].map((li: any) => ({
+        name: li.dataset.field,
+        summary: li.querySelector('summary')?.textContent ?? null,
+        full: (li.querySelector('.full') ?? li.querySelector('.value')).textContent,
+      })),
+    );
+    expect(fields).toEqual([
+      { name: 'avatar_id', summary: null, full: 'av_marcus' },
+      {
+        name: 'voice_script',
+        summary: `voice_script: ${script.slice(0, 120)}… (380 more characters, show all)`,
+        full: script,
+      },
+    ]);
+    // Opened, the whole script is on screen (wrapped, not clipped).
+    await f.locator('#fields details summary').click();
+    expect(await f.locator('#fields details .full').isVisible()).toBe(true);
+    expect(await f.locator('#bound').textContent()).toMatch(
+      /^at most [\d,]+ credits .*, proven from published prices$/,
+    );
+    expect(billablePosts(h.sim)).toBe(0);
+  }, 180_000);
+
   it('a Confirm click sends exactly one POST; a second click none', async () => {
     const quote = await h.call('create_talking_video', { avatar_id: 'av_marcus', voice_script: 'Click to pay.' });
     expect(structured(quote).status, text(quote)).toBe('confirmation_required');

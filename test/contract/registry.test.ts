@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { type Harness, startHarness } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness } from '../helpers/harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const toolsDir = join(root, 'tools');
@@ -34,7 +34,8 @@ let h: Harness;
 let listed: Awaited<ReturnType<Harness['client']['listTools']>>['tools'];
 
 beforeAll(async () => {
-  h = await startHarness();
+  // An MCP Apps host: it is also shown the App-only Confirm button (src/protocol/app-only.ts).
+  h = await startHarness({ clientCapabilities: APPS_HOST });
   listed = (await h.client.listTools()).tools;
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@
  * (README "Portable schemas" says the same). A new keyword or a new exception fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness } from '../helpers/harness.js';
 
 type Schema = Record<string, unknown>;
 
@@ -143,7 +143,8 @@ function lint(provider: 'openai' | 'gemini', schema: Schema, path: string, depth
 let h: Harness;
 let tools: { name: string; inputSchema: Schema }[];
 beforeAll(async () => {
-  h = await startHarness();
+  // An MCP Apps host, so the App-only Confirm tool's schema is linted too.
+  h = await startHarness({ clientCapabilities: APPS_HOST });
   tools = (await h.client.listTools()).tools as typeof tools;
 });
 afterAll(async () => {

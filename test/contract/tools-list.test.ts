@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { type Harness, startHarness } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness } from '../helpers/harness.js';
 
 const open: Harness[] = [];
 afterAll(async () => {
@@ -21,8 +21,21 @@ async function listWith(config: Parameters<typeof startHarness>[0] = {}) {
 }
 
 describe('tools/list', () => {
+  it('shows a client that declared no MCP Apps support every tool but the App-only ones', async () => {
+    const plain = await listWith({ config: { toolsets: ['video', 'jobs'] } });
+    const expected = ALL_TOOLS.filter((t) => t.toolset === 'video' || t.toolset === 'jobs').map((t) => t.name);
+    expect(plain.map((t) => t.name).sort()).toEqual([...expected].sort());
+    // Declaring the extension without the View's MIME type is not enough: it could not render the card.
+    const other = await listWith({
+      config: { toolsets: ['video', 'jobs'] },
+      clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } },
+    });
+    expect(other.map((t) => t.name)).not.toContain(CONFIRM_TOOL);
+  });
+
   it('matches the reviewed snapshot', async () => {
-    const tools = await listWith();
+    // As an MCP Apps host sees it: every tool, the App-only Confirm button included.
+    const tools = await listWith({ clientCapabilities: APPS_HOST });
     const surface = tools
       .map((t) => ({
         name: t.name,
@@ -43,9 +56,9 @@ describe('tools/list', () => {
   });
 
   it('exposes only the chosen toolsets (plus jobs)', async () => {
-    const tools = await listWith({ config: { toolsets: ['video', 'jobs'] } });
+    const tools = await listWith({ config: { toolsets: ['video', 'jobs'] }, clientCapabilities: APPS_HOST });
     const expected = ALL_TOOLS.filter((t) => t.toolset === 'video' || t.toolset === 'jobs').map((t) => t.name);
-    // A billable tool is visible, so the App's Confirm button is too.
+    // A billable tool is visible, so the App's Confirm button is too (to this MCP Apps client).
     expect(tools.map((t) => t.name).sort()).toEqual([...expected, CONFIRM_TOOL].sort());
     expect(expected).toContain('create_talking_video');
     expect(expected).toContain('wait_for_jobs');

@@ -144,7 +144,8 @@ describe('elicitation', () => {
   it('a form nobody answers falls back to a token', async () => {
     if (testEra() === 'modern') {
       // 2026-07-28: the first round already answered (`input_required`) and the server holds nothing while the
-      // form is open; an unanswered form is the client's and without a retry nothing is ever sent.
+      // form is open; an unanswered form is the client's, and without a retry nothing is ever sent. The client
+      // here closes it unanswered (`cancel`), which comes back as a token.
       let postsWhileAsked = -1;
       await start({
         onElicit: async () => {
@@ -152,7 +153,7 @@ describe('elicitation', () => {
           return { action: 'cancel' };
         },
       });
-      expect(structured(await h!.call(TOOL, ARGS)).status).toBe('declined');
+      expect(structured(await h!.call(TOOL, ARGS)).status).toBe('confirmation_required');
       expect(postsWhileAsked).toBe(0);
       expect(posts()).toBe(0);
       return;
@@ -166,6 +167,40 @@ describe('elicitation', () => {
     const ok = await h!.call(TOOL, { ...ARGS, confirmation_token: s.confirmation_token });
     expect(structured(ok).status).toBe('submitted');
     expect(posts()).toBe(1);
+  });
+
+  it('a dismissed form ("cancel", as headless claude -p answers every form) falls back to a token', async () => {
+    let asked = 0;
+    await start({
+      onElicit: async () => {
+        asked++;
+        return { action: 'cancel' };
+      },
+    });
+    const r = await h!.call(TOOL, ARGS);
+    const s = structured(r);
+    expect(r.isError).toBeFalsy();
+    expect(s.status).toBe('confirmation_required');
+    expect(s.reason).toBe(
+      'The confirmation form was dismissed without an answer (cancel), so nobody confirmed or refused; a confirmation_token is attached.',
+    );
+    expect(asked).toBe(1);
+    expect(posts()).toBe(0);
+    // The fresh token confirms (the model shows the quote; the user agrees in the chat).
+    const ok = await h!.call(TOOL, { ...ARGS, confirmation_token: s.confirmation_token });
+    expect(structured(ok).status).toBe('submitted');
+    expect(posts()).toBe(1);
+    expect((await h!.jobs.get(structured(ok).handle!))?.consent).toBe('token');
+  });
+
+  it('a declined form ("decline", as codex exec answers) is final: declined, no token, 0 POSTs', async () => {
+    await start({ onElicit: async () => ({ action: 'decline' }) });
+    const s = structured(await h!.call(TOOL, ARGS));
+    expect(s.status).toBe('declined');
+    expect(s.confirmation_token).toBeUndefined();
+    expect(String(s.reason)).toMatch(/the user chose "decline"/);
+    expect(posts()).toBe(0);
+    expect(await h!.jobs.auditEvents()).toEqual([]);
   });
 
   it('a skip-listed client gets a token without being asked', async () => {

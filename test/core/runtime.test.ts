@@ -11,7 +11,7 @@ import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { defineTool, type ToolSpec } from '../../src/define-tool.js';
 import { estimate } from '../../src/jobs/envelope.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { type Harness, type HarnessOptions, startHarness, structured, text } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, type HarnessOptions, startHarness, structured, text } from '../helpers/harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -45,9 +45,9 @@ function fakeBillable(body: (ctx: Parameters<ToolSpec['run']>[1]) => Promise<unk
 
 describe('registration', () => {
   it('every tool has a title, all four hints, an output schema; billable tools the guard fields', async () => {
-    await start({ tools: ALL_TOOLS });
+    await start({ tools: ALL_TOOLS, clientCapabilities: APPS_HOST });
     const { tools } = await h!.client.listTools();
-    // Plus the App's app-only Confirm button (src/apps/confirm-tool.ts).
+    // Plus the App's app-only Confirm button (src/apps/confirm-tool.ts), listed to this MCP Apps client.
     expect(tools.length).toBe(ALL_TOOLS.length + 1);
     for (const t of tools.filter((x) => x.name !== CONFIRM_TOOL)) {
       expect(t.title, t.name).toBeTruthy();
@@ -124,8 +124,8 @@ describe('ledger and errors', () => {
     expect(r.isError).toBeFalsy();
     expect(structured(r).status).toBe('unknown');
     expect(h!.logs.join('\n')).toMatch(/boom after send/);
-    // The server still answers (the fake tool and the App's Confirm button).
-    expect((await h!.client.listTools()).tools.map((t) => t.name)).toEqual(['create_fake', CONFIRM_TOOL]);
+    // The server still answers (the fake tool; the App's Confirm button only for a client that shows Apps).
+    expect((await h!.client.listTools()).tools.map((t) => t.name)).toEqual(['create_fake']);
   });
 
   it('an unexpected error in a read tool gives a generic message and a full log line', async () => {

@@ -1,27 +1,37 @@
 /**
  * The bundled bin answers tools/list from the list built at build time (src/tools-list-prebuilt.ts,
  * scripts/bundle-bin.mjs). It must be exactly what the SDK computes live from the registrations of the current
- * sources, in every configuration that changes which tools are registered.
+ * sources, in every configuration that changes which tools are registered, for a client that declared MCP Apps
+ * and for one that did not (App-only tools are listed to the first only: src/protocol/app-only.ts).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTools } from '../../scripts/measure-tools.js';
+import { APPS_CLIENT, listTools } from '../../scripts/measure-tools.js';
+import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { prebuiltTools } from '../../src/tools-list-prebuilt.js';
-import { ROOT, spawnServer } from '../helpers/spawn-server.js';
+import { ensureBuilt, ROOT, spawnServer } from '../helpers/spawn-server.js';
+
+type Era = 'legacy' | 'modern';
 
 let stateDir: string;
 beforeAll(async () => {
+  // The first test reads the bundle before any server is spawned (spawnServer would build it). A rebuild of
+  // dist/ (under a lock shared with other test files) can take a minute on a busy box.
+  ensureBuilt();
   stateDir = await mkdtemp(join(tmpdir(), 'genplat-prebuilt-'));
-});
+}, 180_000);
 afterAll(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-/** tools/list of the built bin (the bundle) for one configuration. */
-async function binTools(env: Record<string, string>, args: string[] = []) {
-  const s = await spawnServer(
+type Client = 'apps' | 'plain';
+const capsOf = (c: Client) => (c === 'apps' ? APPS_CLIENT : {});
+
+/** The built bin (the bundle) for one configuration, to a client that declares MCP Apps or not. */
+function spawnBin(env: Record<string, string>, args: string[] = [], client: Client = 'plain', era: Era = 'legacy') {
+  return spawnServer(
     {
       // A loopback address nothing listens on: listing tools must not need the platform.
       GENPLAT_API_KEY: 'sk-prebuilt-test',
@@ -31,7 +41,13 @@ async function binTools(env: Record<string, string>, args: string[] = []) {
       ...env,
     },
     args,
+    { capabilities: capsOf(client), era },
   );
+}
+
+/** tools/list of the built bin for one configuration and kind of client. */
+async function binTools(env: Record<string, string>, args: string[], client: Client) {
+  const s = await spawnBin(env, args, client);
   try {
     return (await s.client.listTools()).tools;
   } finally {
@@ -57,10 +73,50 @@ describe('build-time tools/list', () => {
     ['read-only', { GENPLAT_TOOLSETS: 'all' }, ['--read-only'], { readOnly: true }],
   ];
   for (const [label, env, args, cli] of configs) {
-    it(`equals the live tools/list: ${label}`, async () => {
-      const [bin, live] = await Promise.all([binTools(env, args), listTools(env, cli)]);
-      expect(bin.length).toBeGreaterThan(0);
-      expect(bin).toEqual(live);
+    for (const client of ['apps', 'plain'] as const) {
+      it(`equals the live tools/list: ${label}, ${client === 'apps' ? 'an MCP Apps client' : 'a client without Apps'}`, async () => {
+        const [bin, live] = await Promise.all([binTools(env, args, client), listTools(env, cli, capsOf(client))]);
+        expect(bin.length).toBeGreaterThan(0);
+        expect(bin).toEqual(live);
+        // The App-only Confirm button only where a View can click it (never in read-only: nothing to confirm).
+        expect(bin.some((t) => t.name === CONFIRM_TOOL)).toBe(client === 'apps' && !cli.readOnly);
+      });
+    }
+  }
+
+  it('the bin lists confirm_paid_call to a 2026-07-28 MCP Apps client (capabilities on each request envelope)', async () => {
+    const s = await spawnBin({}, [], 'apps', 'modern');
+    try {
+      expect((await s.client.listTools()).tools.map((t) => t.name)).toContain(CONFIRM_TOOL);
+    } finally {
+      await s.close();
+    }
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`the bin refuses confirm_paid_call by name to a client without Apps (${era}): nothing recorded`, async () => {
+      const dir = join(stateDir, `refuse-${era}`);
+      const s = await spawnBin({ GENPLAT_STATE_DIR: dir, GENPLAT_LOG_LEVEL: 'info' }, [], 'plain', era);
+      try {
+        expect((await s.client.listTools()).tools.map((t) => t.name)).not.toContain(CONFIRM_TOOL);
+        const r = await s.client.callTool({
+          name: CONFIRM_TOOL,
+          arguments: {
+            tool: 'create_talking_video',
+            arguments: { avatar_id: 'a', voice_script: 'x' },
+            confirmation_token: 't',
+          },
+        });
+        expect(r.isError).toBe(true);
+        const said = (r.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+        expect(said).toMatch(
+          /"confirm_paid_call": is the job viewer App's Confirm button, and this client declared no MCP Apps support/,
+        );
+        // Nothing reached the platform (its address is a closed port: a POST would be an error naming it).
+        expect(s.stderr()).not.toMatch(/submitting/);
+      } finally {
+        await s.close();
+      }
     });
   }
 });

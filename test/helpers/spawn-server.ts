@@ -4,7 +4,7 @@
  * drops what it cannot read, so invariant 6 ("stdout carries only JSON-RPC") needs this tee instead.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 
 export { ENTRY, ensureBuilt, ROOT } from './build.js';
@@ -84,11 +84,24 @@ export interface SpawnedServer {
   close(): Promise<number | null>;
 }
 
-/** Spawns `node dist/src/index.js ...args` with exactly `env` (plus PATH) and connects a Client. */
-export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
+/**
+ * Spawns `node dist/src/index.js ...args` with exactly `env` (plus PATH) and connects a Client declaring
+ * `opts.capabilities` (none by default), over 2025-11-25 unless `opts.era` is `modern` (2026-07-28).
+ */
+export async function spawnServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  opts: { capabilities?: ClientCapabilities; era?: 'legacy' | 'modern' } = {},
+): Promise<SpawnedServer> {
   ensureBuilt();
   const transport = new TeeStdioTransport([ENTRY, ...args], env);
-  const client = new Client({ name: 'genplat-spawn-test', version: '0.0.0' }, { capabilities: {} });
+  const client = new Client(
+    { name: 'genplat-spawn-test', version: '0.0.0' },
+    {
+      capabilities: opts.capabilities ?? {},
+      ...(opts.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
   await client.connect(transport);
   return {
     client,

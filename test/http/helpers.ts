@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Config, type HttpConfig, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
@@ -37,6 +37,8 @@ export interface ConnectOptions {
   era?: Era;
   /** Default: the fixture's own URL (a fleet test passes its proxy's). */
   url?: string;
+  /** Extra client capabilities (elicitation is added by `onElicit`). */
+  capabilities?: ClientCapabilities;
 }
 
 export interface FixtureOptions {
@@ -146,7 +148,7 @@ export async function connectClient(url: string, token: string, o: ConnectOption
   });
   const client = new Client(
     { name: 'http-test', version: '0.0.0' },
-    { capabilities: o.onElicit ? { elicitation: { form: {} } } : {}, ...eraOptions(era) },
+    { capabilities: { ...o.capabilities, ...(o.onElicit ? { elicitation: { form: {} } } : {}) }, ...eraOptions(era) },
   );
   const onElicit = o.onElicit;
   if (onElicit) client.setRequestHandler('elicitation/create', (req) => onElicit(req));

@@ -246,8 +246,8 @@ describe('invariants 5 and 6 over stdio: the built server as a child process', (
       results.push(JSON.stringify(r));
       return r;
     };
-    // Plus the App's app-only Confirm button (src/apps/confirm-tool.ts).
-    expect((await client.listTools()).tools.length).toBe(ALL_TOOLS.length + 1);
+    // Not the App's Confirm button: it is listed only to clients that declare MCP Apps (src/protocol/app-only.ts).
+    expect((await client.listTools()).tools.length).toBe(ALL_TOOLS.length);
     // Every billable tool once (the read tools ran in process; here the point is the process boundary).
     for (const t of billableTools()) await call(t.name, billableExample(t.name).args(sim, 500));
     sim.faults.add({ method: 'POST', path: '/video/generate', kind: 'server_error_after_accept' });

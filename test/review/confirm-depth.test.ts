@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { billableExample } from '../helpers/examples.js';
-import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -20,7 +20,7 @@ function nest(n: number): unknown {
 }
 
 it('confirm_paid_call refuses deeply nested arguments like the tool itself (named path, no crash)', async () => {
-  h = await startHarness({ era: 'legacy' });
+  h = await startHarness({ era: 'legacy', clientCapabilities: APPS_HOST });
   const args = billableExample('run_model').args(h.sim, 1) as { params: Record<string, unknown> };
   const r = await h.call('confirm_paid_call', {
     tool: 'run_model',

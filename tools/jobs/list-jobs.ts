@@ -3,7 +3,7 @@ import { defineTool } from '../../src/define-tool.js';
 import { EstimateSchema, JOB_STATUSES, OutputSchema, withBounded } from '../../src/jobs/envelope.js';
 import { ReconciliationSchema, reconcile } from '../../src/jobs/reconcile.js';
 import { SpendSchema, spendToday } from '../../src/jobs/spend.js';
-import type { JobRecord } from '../../src/jobs/store.js';
+import { CONSENT_PATHS, type JobRecord } from '../../src/jobs/store.js';
 
 /** Default page: enough for a session's jobs without flooding the context; the cap keeps output < ~50 KB. */
 const DEFAULT_LIMIT = 20;
@@ -33,6 +33,7 @@ export default defineTool({
         status: z.enum(JOB_STATUSES),
         summary: z.string(),
         estimate: EstimateSchema.optional(),
+        consent: z.enum(CONSENT_PATHS).optional(),
         credits_charged: z.number().optional(),
         reconciliation: ReconciliationSchema.optional(),
         reason: z.string().optional(),
@@ -52,6 +53,8 @@ export default defineTool({
       status: r.status,
       summary: r.summary,
       ...(r.estimate ? { estimate: withBounded(r.estimate) } : {}),
+      // How the call was consented to, as the audit trail records it (policy, token, elicitation, click).
+      ...(r.consent ? { consent: r.consent } : {}),
       ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
       ...withReconciliation(r),
       ...(r.reason ? { reason: r.reason } : {}),
