@@ -20,7 +20,6 @@ export class CostRefusedError extends GenplatError {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const apiUnits = (e: Estimate) => `${e.api_units} API credit unit${e.api_units === 1 ? '' : 's'}`;
 
 /**
  * The consent form's message: the consent card as text (consent-card.ts: cost and whether it is proven, how it
