@@ -75,6 +75,17 @@ export interface PostgresStoreOptions {
   timeouts?: Partial<DbTimeouts> | undefined;
 }
 
+/** A pool of 5 may hold 5 dead connections after a restart: one more try than that reaches a fresh one. */
+const STALE_CONNECTION_RETRIES = 5;
+
+/** The connection died under the statement (restart, reset, partition), as opposed to the statement failing. */
+function isConnectionLoss(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  // 57P01-57P03: admin shutdown, crash shutdown, cannot connect now (PostgreSQL restarting).
+  if (typeof e?.code === 'string' && /^(57P0[123]|08\d{3}|ECONNRESET|ECONNREFUSED|EPIPE)$/.test(e.code)) return true;
+  return typeof e?.message === 'string' && /Connection terminated|connection .*closed|ECONNRESET/i.test(e.message);
+}
+
 /** First key of every advisory lock we take ('genp'), so ours never collide with another application's. */
 const LOCK_CLASS = 0x67656e70;
 const MIGRATE_LOCK = 0;
@@ -186,9 +197,29 @@ class PostgresStore implements Store {
     this.lockKey = accountKey(account);
   }
 
+  /**
+   * A connection from the pool that answers. After a PostgreSQL restart or a network cut, idle pooled
+   * connections are dead and the first statement on each fails; a stale one is dropped and another taken (a
+   * new connection once the pool is drained), so the store heals without a server restart. Only this first
+   * statement is retried: nothing has happened on the connection yet.
+   */
+  private async connected(first: string): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      let c: pg.PoolClient | undefined;
+      try {
+        c = await this.pool.connect();
+        await c.query(first);
+        return c;
+      } catch (err) {
+        c?.release(true);
+        if (!isConnectionLoss(err) || attempt >= STALE_CONNECTION_RETRIES) throw err;
+      }
+    }
+  }
+
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>, durable = true): Promise<T> {
     if (this.closed) throw new Error('The job store is closed.');
-    const c = await this.pool.connect();
+    const c = await this.connected('BEGIN');
     // The server may end this session mid-transaction (idle_in_transaction_session_timeout after a freeze, a
     // restart): pg then emits 'error' on the checked-out client, which would crash the process unheard. The
     // failing query rejects on its own; this only keeps the event from being fatal.
@@ -198,7 +229,6 @@ class PostgresStore implements Store {
     };
     c.on('error', onError);
     try {
-      await c.query('BEGIN');
       if (!durable) await c.query('SET LOCAL synchronous_commit = off');
       const out = await fn(c);
       await c.query('COMMIT');
@@ -215,9 +245,16 @@ class PostgresStore implements Store {
     }
   }
 
+  /** One statement outside a transaction (reads, idempotent writes): retried on a stale pooled connection. */
   private async query<R extends pg.QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
     if (this.closed) throw new Error('The job store is closed.');
-    return (await this.pool.query<R>(sql, args)).rows;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.pool.query<R>(sql, args)).rows;
+      } catch (err) {
+        if (!isConnectionLoss(err) || attempt >= STALE_CONNECTION_RETRIES) throw err;
+      }
+    }
   }
 
   /** The facts `rules` names, read on `c` (inside `admit`'s transaction) or on the pool (plainly). */
@@ -232,7 +269,13 @@ class PostgresStore implements Store {
 
   async readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts> {
     if (this.closed) throw new Error('The job store is closed.');
-    return this.facts(rules, this.pool);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.facts(rules, this.pool);
+      } catch (err) {
+        if (!isConnectionLoss(err) || attempt >= STALE_CONNECTION_RETRIES) throw err;
+      }
+    }
   }
 
   async admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult> {
