@@ -46,7 +46,7 @@ export function runtimeGrants(role: string, schema: string): string[] {
 }
 
 /** Which kind of role this session has, from the catalog (table owner and has_*_privilege). */
-export async function storeRole(q: pg.Pool | pg.PoolClient): Promise<StoreRole> {
+export async function storeRole(q: pg.Pool | pg.ClientBase): Promise<StoreRole> {
   const { rows } = await q.query<{ user: string; superuser: boolean; owns: boolean }>(
     `SELECT current_user AS user, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser,
             pg_has_role((SELECT relowner FROM pg_class WHERE oid = to_regclass('genplat_audit')), 'USAGE') AS owns`,
@@ -81,7 +81,7 @@ export async function storeRole(q: pg.Pool | pg.PoolClient): Promise<StoreRole> 
  * statements it ran. Run by the migration role after `migrateSchema`.
  * @throws Error when `role` does not exist, or is itself the owner or a superuser (no least privilege then).
  */
-export async function grantRuntimeRole(c: pg.PoolClient, role: string): Promise<string[]> {
+export async function grantRuntimeRole(c: pg.ClientBase, role: string): Promise<string[]> {
   const { rows } = await c.query<{ exists: boolean; owner: boolean; superuser: boolean; schema: string }>(
     `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AS exists,
             COALESCE((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false) AS superuser,

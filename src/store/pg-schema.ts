@@ -117,7 +117,7 @@ export const MIGRATIONS: string[][] = [
 const REWRITE_ROWS_AFTER = new Set([2]);
 
 /** Recomputes every row's columns from its JSON (a migration that added columns derived from the record). */
-async function rewriteRows(c: pg.PoolClient): Promise<void> {
+async function rewriteRows(c: pg.ClientBase): Promise<void> {
   const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs');
   for (const row of rows) {
     const [id, ...rest] = toRow(fromData(row.data));
@@ -125,7 +125,7 @@ async function rewriteRows(c: pg.PoolClient): Promise<void> {
   }
 }
 
-export async function readVersion(q: pg.Pool | pg.PoolClient): Promise<number> {
+export async function readVersion(q: pg.Pool | pg.ClientBase): Promise<number> {
   const { rows } = await q.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'schema_version'`);
   return rows[0] ? Number(rows[0].value) : 0;
 }
@@ -134,7 +134,7 @@ export async function readVersion(q: pg.Pool | pg.PoolClient): Promise<number> {
  * True when this session's role may run migrations: it owns the schema's tables (or is a member of the role
  * that does, or a superuser). On an empty database, whether it may create tables in the current schema.
  */
-export async function canMigrate(q: pg.Pool | pg.PoolClient): Promise<boolean> {
+export async function canMigrate(q: pg.Pool | pg.ClientBase): Promise<boolean> {
   const { rows } = await q.query<{ ok: boolean }>(
     `SELECT CASE WHEN to_regclass('genplat_meta') IS NULL
               THEN has_schema_privilege(current_schema(), 'CREATE')
@@ -150,7 +150,7 @@ export async function canMigrate(q: pg.Pool | pg.PoolClient): Promise<boolean> {
  * @throws SchemaTooNewError (a newer genplat-mcp wrote it), SchemaMigrationNeededError (older, and this role
  *   may not migrate it).
  */
-export async function migrateSchema(c: pg.PoolClient, where: string): Promise<number> {
+export async function migrateSchema(c: pg.ClientBase, where: string): Promise<number> {
   await c.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]);
   try {
     const owner = await canMigrate(c);
@@ -187,7 +187,7 @@ export async function migrateSchema(c: pg.PoolClient, where: string): Promise<nu
 }
 
 /** The key that signs confirmation tokens; the first writer wins (ON CONFLICT keeps it), every reader gets it. */
-export async function ensureConsentKey(q: pg.Pool | pg.PoolClient): Promise<void> {
+export async function ensureConsentKey(q: pg.Pool | pg.ClientBase): Promise<void> {
   await q.query(`INSERT INTO genplat_meta (key, value) VALUES ('consent_key', $1) ON CONFLICT (key) DO NOTHING`, [
     randomBytes(CONSENT_KEY_BYTES).toString('hex'),
   ]);
