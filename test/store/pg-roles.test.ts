@@ -4,7 +4,6 @@
  * the runtime role, and PostgreSQL itself refuses each way a compromised instance could erase the audit or
  * lower the spend the ceilings read. The same attacks run as the owner succeed: the test can fail.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,28 +16,18 @@ import { grantDatabaseRole, migrateDatabase } from '../../src/store/db-admin.js'
 import { runtimeGrants } from '../../src/store/pg-roles.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { SCHEMA_VERSION, type Store } from '../../src/store/types.js';
-import { ADMIN_URL, createTestDatabase, dropTestDatabases, execOn } from './pg-helper.js';
+import { execOn } from './pg-helper.js';
+import { createRolePair, type RolePair, SCHEMA } from './pg-role-pair.js';
 import { intent, rules } from './suite.js';
 
-const suffix = randomBytes(5).toString('hex');
-const MIGRATOR = `genplat_mig_${suffix}`;
-const RUNTIME = `genplat_rt_${suffix}`;
-const SCHEMA = 'genplat';
-let adminDb: string;
+let pair: RolePair;
+let MIGRATOR: string;
+let RUNTIME: string;
 let migUrl: string;
 let rtUrl: string;
 let stateDir: string;
 let sim: Simulator;
 const stores: Store[] = [];
-
-/** The test database's URL as `user`, seeing only the genplat schema. */
-function urlAs(base: string, user: string): string {
-  const u = new URL(base);
-  u.username = user;
-  u.password = '';
-  u.searchParams.set('options', `-c search_path=${SCHEMA}`);
-  return u.toString();
-}
 
 async function open(url: string): Promise<Store> {
   const s = await openPostgresStore(url, { now: () => new Date('2026-03-10T12:00:00.000Z') });
@@ -61,7 +50,7 @@ async function attempt(url: string, sql: string): Promise<string> {
 }
 
 async function count(sql: string): Promise<number> {
-  const c = new pg.Client({ connectionString: urlAs(adminDb, 'postgres') });
+  const c = new pg.Client({ connectionString: pair.adminUrl });
   await c.connect();
   try {
     return Number((await c.query<{ n: string }>(sql)).rows[0]?.n);
@@ -89,21 +78,13 @@ async function doctorOut(url: string): Promise<string> {
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'genplat-roles-'));
   sim = await startSimulator({ timing: 'test' });
-  adminDb = await createTestDatabase();
-  await execOn(ADMIN_URL, `CREATE ROLE ${MIGRATOR} LOGIN`);
-  await execOn(ADMIN_URL, `CREATE ROLE ${RUNTIME} LOGIN`);
-  // The migration role owns the schema the tables live in; the runtime role gets nothing here but CONNECT
-  // (PUBLIC's default): every other privilege comes from `db grant`.
-  await execOn(adminDb, `CREATE SCHEMA ${SCHEMA} AUTHORIZATION ${MIGRATOR}`);
-  migUrl = urlAs(adminDb, MIGRATOR);
-  rtUrl = urlAs(adminDb, RUNTIME);
+  pair = await createRolePair();
+  ({ migrator: MIGRATOR, runtime: RUNTIME, migUrl, rtUrl } = pair);
 });
 
 afterAll(async () => {
   for (const s of stores) await s.close().catch(() => {});
-  await dropTestDatabases();
-  await execOn(ADMIN_URL, `DROP ROLE IF EXISTS ${RUNTIME}`);
-  await execOn(ADMIN_URL, `DROP ROLE IF EXISTS ${MIGRATOR}`);
+  await pair.drop();
   await rm(stateDir, { recursive: true, force: true });
   await sim.close();
 });
@@ -119,7 +100,7 @@ describe('least privilege: migration role and runtime role', () => {
     await expect(grantDatabaseRole(rtUrl, RUNTIME)).rejects.toThrow(/does not own the genplat_\* tables/);
     await expect(grantDatabaseRole(migUrl, MIGRATOR)).rejects.toThrow(/owns the genplat_\* tables/);
     await expect(grantDatabaseRole(migUrl, 'postgres')).rejects.toThrow(/is a superuser/);
-    await expect(grantDatabaseRole(migUrl, `nobody_${suffix}`)).rejects.toThrow(/does not exist/);
+    await expect(grantDatabaseRole(migUrl, `nobody_${MIGRATOR}`)).rejects.toThrow(/does not exist/);
     const { statements } = await grantDatabaseRole(migUrl, RUNTIME);
     expect(statements).toEqual(runtimeGrants(RUNTIME, SCHEMA));
   });
@@ -130,7 +111,7 @@ describe('least privilege: migration role and runtime role', () => {
     expect(await s.schemaVersion()).toBe(SCHEMA_VERSION);
     expect((await s.consentKey()).equals(await owner.consentKey())).toBe(true);
     expect((await s.consentKey()).length).toBe(32);
-    const token = { value: `nonce-${suffix}`, expiresAt: new Date('2026-03-10T12:05:00.000Z') };
+    const token = { value: `nonce-${RUNTIME}`, expiresAt: new Date('2026-03-10T12:05:00.000Z') };
     const res = await s.admit(intent({ owner: 'alice' }), rules({ nonce: token }), evaluateAdmission);
     if (!res.admitted) throw new Error(`not admitted: ${res.reason}`);
     expect((await s.admit(intent({ fingerprint: 'fp-2' }), rules({ nonce: token }), evaluateAdmission)).admitted).toBe(
