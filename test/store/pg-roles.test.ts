@@ -4,7 +4,7 @@
  * the runtime role, and PostgreSQL itself refuses each way a compromised instance could erase the audit or
  * lower the spend the ceilings read. The same attacks run as the owner succeed: the test can fail.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,6 +16,7 @@ import { grantDatabaseRole, migrateDatabase } from '../../src/store/db-admin.js'
 import { runtimeGrants } from '../../src/store/pg-roles.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { SCHEMA_VERSION, type Store } from '../../src/store/types.js';
+import { ROOT } from '../helpers/build.js';
 import { execOn } from './pg-helper.js';
 import { createRolePair, type RolePair, SCHEMA } from './pg-role-pair.js';
 import { intent, rules } from './suite.js';
@@ -184,6 +185,11 @@ describe('least privilege: migration role and runtime role', () => {
     expect(limited).toContain(`genplat-mcp db grant ${RUNTIME}`);
     await grantDatabaseRole(migUrl, RUNTIME);
     expect(await doctorOut(rtUrl)).toContain('✓ store role: runtime');
+  });
+
+  it('docs/storage.md lists the grant statements db grant runs', async () => {
+    const doc = await readFile(join(ROOT, 'docs/storage.md'), 'utf8');
+    for (const sql of runtimeGrants('genplat_runtime', 'public')) expect(doc).toContain(`${sql};\n`);
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
