@@ -3,7 +3,7 @@
  * accepts) and their meanings and the environment variables from `CONFIG_DOCS` / `CLI_DOCS` (what the README
  * table is generated from), so the help cannot list a flag the parser refuses or miss one it takes.
  */
-import { CLI_FLAGS, type CliFlag, type Command, type FlagSpec, flagsOf } from './config.js';
+import { CLI_FLAGS, type CliFlag, COMMANDS, type Command, type FlagSpec, flagsOf } from './config.js';
 import { CLI_DOCS, CONFIG_DOCS } from './config-docs.js';
 
 export { packageVersion } from './package-version.js';
@@ -27,6 +27,10 @@ const USAGE: Record<Command, { line: string; what: string }> = {
     line: 'genplat-mcp audit export [options]',
     what: 'Writes the audit trail of paid calls (who, when, tool, quote, consent, request id, outcome, reported charge) to stdout as CSV or JSON lines. Never a token or the API key.',
   },
+  db: {
+    line: 'genplat-mcp db migrate | db grant <runtime role>',
+    what: "The shared PostgreSQL store's least-privilege setup (docs/storage.md), run with GENPLAT_DATABASE_URL set to the migration role (the owner of the genplat_* tables): `migrate` creates or upgrades the schema; `grant` also gives the server's runtime role only what it needs (it cannot alter the audit or rewrite spend) and prints the statements it ran.",
+  },
 };
 
 /** The variables each command reads: the server and doctor the whole configuration, the simulator its folder. */
@@ -36,6 +40,7 @@ const ENV_OF: Record<Command, (env: string) => boolean> = {
   sim: (env) => env === 'GENPLAT_STATE_DIR',
   // The store the server writes: its folder or PostgreSQL URL.
   audit: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
+  db: (env) => env === 'GENPLAT_DATABASE_URL',
 };
 
 /** Help is read in a terminal: Markdown's backticks are noise there. */
@@ -82,7 +87,7 @@ function table(rows: [string, string][]): string[] {
 /** The full help of one command: usage, what it does, its options, the environment variables it reads. */
 export function helpText(command: Command): string {
   const out = [`genplat-mcp ${packageVersion()}`, '', 'Usage:'];
-  for (const c of ['serve', 'sim', 'doctor', 'audit'] as const) {
+  for (const c of COMMANDS) {
     if (c === command || command === 'serve') out.push(`  ${USAGE[c].line}`);
   }
   out.push('', wrap(USAGE[command].what, 0), '', 'Options:');

@@ -86,7 +86,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_DATABASE_URL',
     meaning:
-      'PostgreSQL store shared by several server instances (`postgres://user:pass@host/db`): ceilings, duplicate guard, single-use tokens and jobs across the fleet. Unset: SQLite in the state dir.',
+      'PostgreSQL store shared by several server instances (`postgres://user:pass@host/db`): ceilings, duplicate guard, single-use tokens and jobs across the fleet. Unset: SQLite in the state dir. For a fleet, connect as a runtime role that does not own the tables (`genplat-mcp db grant`, docs/storage.md).',
     default: 'unset (SQLite)',
   },
   {
@@ -256,8 +256,8 @@ export interface CliDoc {
 }
 
 export const CLI_DOCS: CliDoc[] = [
-  { flag: '--help', commands: ['serve', 'sim', 'doctor', 'audit'], meaning: 'Print this help and exit.' },
-  { flag: '--version', commands: ['serve', 'sim', 'doctor', 'audit'], meaning: 'Print the version and exit.' },
+  { flag: '--help', commands: ['serve', 'sim', 'doctor', 'audit', 'db'], meaning: 'Print this help and exit.' },
+  { flag: '--version', commands: ['serve', 'sim', 'doctor', 'audit', 'db'], meaning: 'Print the version and exit.' },
   {
     flag: '--port',
     commands: ['sim'],

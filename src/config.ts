@@ -246,8 +246,11 @@ const EnvSchema = z.object({
 
 type Env = z.output<typeof EnvSchema>;
 
-/** `serve` is the default (no command word); `sim`, `doctor` and `audit` (`audit export`) are positionals. */
-export const COMMANDS = ['serve', 'sim', 'doctor', 'audit'] as const;
+/**
+ * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`) and `db` (`db migrate`,
+ * `db grant ROLE`) are positionals.
+ */
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
@@ -275,7 +278,8 @@ export const CLI_FLAGS = {
   host: { type: 'string', value: 'ADDR', commands: SERVE_LIKE },
   port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
-  'state-dir': { type: 'string', value: 'DIR', commands: EVERY },
+  // `db` works on GENPLAT_DATABASE_URL alone.
+  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit'] },
   reset: { type: 'boolean', commands: ['sim'] },
   // `audit export` (src/audit/cli.ts).
   format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
@@ -298,6 +302,8 @@ export interface CliArgs {
   command: Command;
   /** `audit export` only (src/audit/cli.ts). */
   audit?: AuditArgs | undefined;
+  /** `db migrate` / `db grant ROLE` only (src/store/db-cli.ts). */
+  db?: DbArgs | undefined;
   sandbox: boolean;
   readOnly: boolean;
   http: boolean;
@@ -346,10 +352,10 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'audit', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
     throw new ConfigurationError([
-      `unknown command "${word}": use no command, "sim", "doctor" or "audit export"${hint}`,
+      `unknown command "${word}": use no command, "sim", "doctor", "audit export" or "db migrate"${hint}`,
     ]);
   }
   const command = word;
@@ -362,6 +368,7 @@ export function parseCli(argv: string[]): CliArgs {
     command === 'audit' && !bool('help') && !bool('version')
       ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
       : undefined;
+  const db = command === 'db' && !bool('help') && !bool('version') ? parseDbArgs(positionals.slice(1)) : undefined;
   let port: number | undefined;
   const rawPort = str('port');
   if (rawPort !== undefined) {
@@ -374,6 +381,7 @@ export function parseCli(argv: string[]): CliArgs {
   return {
     command,
     ...(audit ? { audit } : {}),
+    ...(db ? { db } : {}),
     sandbox: bool('sandbox'),
     readOnly: bool('read-only'),
     http: bool('http'),
@@ -386,6 +394,15 @@ export function parseCli(argv: string[]): CliArgs {
     help: bool('help'),
     version: bool('version'),
   };
+}
+
+/** `genplat-mcp db migrate` / `genplat-mcp db grant ROLE` (docs/storage.md). */
+export type DbArgs = { action: 'migrate' } | { action: 'grant'; role: string };
+
+function parseDbArgs(rest: string[]): DbArgs {
+  if (rest.length === 1 && rest[0] === 'migrate') return { action: 'migrate' };
+  if (rest.length === 2 && rest[0] === 'grant' && rest[1]?.trim()) return { action: 'grant', role: rest[1].trim() };
+  throw new ConfigurationError(['use "genplat-mcp db migrate" or "genplat-mcp db grant <runtime role>"']);
 }
 
 /** `genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]`. */
@@ -645,8 +662,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  // `sim` needs no platform; `audit export` reads only the store.
-  if (!sandbox && cli.command !== 'sim' && cli.command !== 'audit') {
+  // `sim` needs no platform; `audit export` reads only the store; `db` works on the database alone.
+  if (!sandbox && cli.command !== 'sim' && cli.command !== 'audit' && cli.command !== 'db') {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(

@@ -22,7 +22,7 @@ import {
 } from './errors.js';
 import { createLogger, redact } from './log.js';
 import { type Simulator, startSimulator } from './sim/index.js';
-import { openConfiguredStore, SCHEMA_VERSION } from './store/index.js';
+import { openConfiguredStore, SCHEMA_VERSION, type StoreRole } from './store/index.js';
 
 export interface DoctorOptions {
   argv: string[];
@@ -179,6 +179,8 @@ async function checkStore(config: Config, line: Line): Promise<void> {
         'ok',
         `job store: ${store.description} (schema ${version}, this genplat-mcp writes ${SCHEMA_VERSION}${connected}); ${recent.length} recent job(s)`,
       );
+      const role = await store.role?.();
+      if (role) roleLine(role, line);
     } finally {
       await store.close();
     }
@@ -192,6 +194,25 @@ async function checkStore(config: Config, line: Line): Promise<void> {
           ? 'Check that the PostgreSQL server is reachable and GENPLAT_DATABASE_URL (host, port, user, database, password) is right.'
           : 'Check the state dir (GENPLAT_STATE_DIR) and genplat.db in it.',
     );
+  }
+}
+
+/** Which database role the PostgreSQL store has (docs/storage.md: a fleet should run as a runtime role). */
+function roleLine(role: StoreRole, line: Line): void {
+  const regrant = `Run \`genplat-mcp db grant ${role.user}\` with GENPLAT_DATABASE_URL set to the migration role (docs/storage.md).`;
+  if (role.kind === 'owner') {
+    const su = role.superuser ? 'superuser; ' : '';
+    line('info', `store role: owner (${su}can migrate; can alter the audit — use a separate runtime role for a fleet)`);
+  } else if (role.kind === 'runtime') {
+    line('ok', 'store role: runtime (least privilege: cannot alter the audit or rewrite spend)');
+  } else if (role.kind === 'limited') {
+    line(
+      'fail',
+      `store role: runtime "${role.user}" lacks ${role.missing.join(', ')} (the server's writes fail)`,
+      regrant,
+    );
+  } else {
+    line('fail', `store role: runtime "${role.user}" holds more than it needs: ${role.extra.join(', ')}`, regrant);
   }
 }
 

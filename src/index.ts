@@ -14,7 +14,7 @@ import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { buildServer } from './server.js';
 import type { Simulator } from './sim/index.js';
-import { openConfiguredStore } from './store/index.js';
+import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
 import { connectStdio } from './transports/stdio.js';
 
 // Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their
@@ -122,6 +122,19 @@ async function main(): Promise<void> {
     process.exitCode = await runAuditExport(config, cli.audit, log);
     return;
   }
+  if (cli.command === 'db' && cli.db) {
+    // Operator output on stdout (what was migrated, the GRANT statements run); no JSON-RPC here.
+    const { runDbCommand } = await import('./store/db-cli.js');
+    try {
+      process.exitCode = await runDbCommand(config, cli.db);
+    } catch (err) {
+      if (err instanceof ConfigurationError) throw err;
+      // The database's refusal (not the owner, no such role, unreachable) is the answer: one line, no stack.
+      say(redact(`genplat-mcp db: ${err instanceof Error ? err.message : String(err)}`));
+      process.exitCode = 1;
+    }
+    return;
+  }
   if (cli.http) {
     const { serveHttp } = await import('./transports/http-main.js');
     await serveHttp(config, log);
@@ -138,6 +151,12 @@ main().catch((err: unknown) => {
   // An unusable state dir at start is a setting to fix, not a crash: one line with the path and the fix.
   if (err instanceof StateError) {
     say(`genplat-mcp: ${err.message} ${err.nextStep}`);
+    process.exit(2);
+  }
+  // A store this code may not use as it is (a runtime role on an older schema, or a newer schema): the message
+  // names what to run; a stack would bury it.
+  if (err instanceof SchemaMigrationNeededError || err instanceof SchemaTooNewError) {
+    say(redact(`genplat-mcp: ${err.message}`));
     process.exit(2);
   }
   say(redact(`genplat-mcp: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));

@@ -11,8 +11,8 @@ import { withSpool } from './spool.js';
 import { storeStateError } from './state-errors.js';
 import type { Store } from './types.js';
 
-export type { AdmitRefusal, AdmitResult, AdmitRules, Observation, Settlement, Store } from './types.js';
-export { SCHEMA_VERSION, SchemaTooNewError } from './types.js';
+export type { AdmitRefusal, AdmitResult, AdmitRules, Observation, Settlement, Store, StoreRole } from './types.js';
+export { SCHEMA_VERSION, SchemaMigrationNeededError, SchemaTooNewError } from './types.js';
 
 export async function openStore(opts: {
   stateDir: string;

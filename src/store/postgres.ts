@@ -7,12 +7,11 @@
  *   account are serialized across every instance, and the lock is released by COMMIT/ROLLBACK (a crashed
  *   instance's connection closing releases it too). Nothing is retried: a failed admit means no intent and
  *   no POST.
- * - The schema is created and migrated on open under a session advisory lock, so three instances starting
- *   together migrate once.
+ * - The schema is created and migrated on open by the role that owns it (pg-schema.ts); a runtime role that
+ *   does not own it only checks the version (docs/storage.md: least privilege for a fleet).
  * - `observe` commits with `synchronous_commit = off`: a poll result lost to a crash is read again.
  * - Timestamps come from the instance's clock (like the 0.1 ledger); keep the fleet's clocks in NTP sync.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import {
@@ -22,14 +21,14 @@ import {
   isDbTimeout,
   StoreBusyError,
 } from './db-timeouts.js';
+import { storeRole } from './pg-roles.js';
+import { ensureConsentKey, INSERT, LOCK_CLASS, MIGRATE_LOCK, migrateSchema, readVersion, UPDATE } from './pg-schema.js';
 import {
   AUDIT_COLUMNS,
   auditAppendSql,
   auditChanged,
   auditRow,
   auditSelectSql,
-  COLUMNS,
-  CONSENT_KEY_BYTES,
   type FactName,
   factPlan,
   factSql,
@@ -45,22 +44,21 @@ import {
   pgPlaceholders,
   toRow,
 } from './record.js';
-import {
-  type AdmissionFacts,
-  type AdmissionRule,
-  type AdmitResult,
-  type AdmitRules,
-  type AuditEvent,
-  type AuditFilter,
-  type JobFilter,
-  type JobPatch,
-  type JobRecord,
-  type NewJobRecord,
-  type Observation,
-  SCHEMA_VERSION,
-  SchemaTooNewError,
-  type Settlement,
-  type Store,
+import type {
+  AdmissionFacts,
+  AdmissionRule,
+  AdmitResult,
+  AdmitRules,
+  AuditEvent,
+  AuditFilter,
+  JobFilter,
+  JobPatch,
+  JobRecord,
+  NewJobRecord,
+  Observation,
+  Settlement,
+  Store,
+  StoreRole,
 } from './types.js';
 
 export interface PostgresStoreOptions {
@@ -86,83 +84,9 @@ function isConnectionLoss(err: unknown): boolean {
   return typeof e?.message === 'string' && /Connection terminated|connection .*closed|ECONNRESET/i.test(e.message);
 }
 
-/** First key of every advisory lock we take ('genp'), so ours never collide with another application's. */
-const LOCK_CLASS = 0x67656e70;
-const MIGRATE_LOCK = 0;
-
-/** Index i = the statements that take schema i to i+1. Append only; never edit a shipped migration. */
-const MIGRATIONS: string[][] = [
-  [
-    `CREATE TABLE genplat_jobs (
-      seq BIGSERIAL PRIMARY KEY,
-      id TEXT NOT NULL UNIQUE,
-      owner TEXT,
-      fingerprint TEXT NOT NULL,
-      outcome TEXT NOT NULL,
-      status TEXT NOT NULL,
-      created_at BIGINT NOT NULL,
-      handle TEXT NOT NULL,
-      estimate_credits DOUBLE PRECISION,
-      charged DOUBLE PRECISION,
-      refunded DOUBLE PRECISION,
-      data TEXT NOT NULL
-    )`,
-    'CREATE INDEX genplat_jobs_created ON genplat_jobs (created_at)',
-    'CREATE INDEX genplat_jobs_fingerprint ON genplat_jobs (fingerprint, created_at)',
-    'CREATE INDEX genplat_jobs_handle ON genplat_jobs (handle)',
-    'CREATE INDEX genplat_jobs_owner ON genplat_jobs (owner, created_at)',
-    'CREATE TABLE genplat_nonces (hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)',
-    'CREATE TABLE genplat_leases (job_key TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms BIGINT NOT NULL)',
-  ],
-  // 2: the runtime's lookups as columns (see sqlite.ts migration 2).
-  [
-    'ALTER TABLE genplat_jobs ADD COLUMN platform_estimate DOUBLE PRECISION',
-    'ALTER TABLE genplat_jobs ADD COLUMN job_key TEXT',
-    'ALTER TABLE genplat_jobs ADD COLUMN exclusive_key TEXT',
-    'CREATE INDEX genplat_jobs_job_key ON genplat_jobs (job_key, created_at)',
-    'CREATE INDEX genplat_jobs_exclusive ON genplat_jobs (exclusive_key, created_at)',
-  ],
-  // 3: the audit trail (see sqlite.ts migration 3), append-only: a trigger refuses UPDATE, DELETE and TRUNCATE.
-  [
-    `CREATE TABLE genplat_audit (
-      seq BIGSERIAL PRIMARY KEY,
-      at BIGINT NOT NULL,
-      event TEXT NOT NULL,
-      ledger_id TEXT NOT NULL,
-      owner TEXT,
-      tool TEXT NOT NULL,
-      kind TEXT,
-      quote_credits DOUBLE PRECISION,
-      consent TEXT,
-      request_id TEXT,
-      outcome TEXT NOT NULL,
-      status TEXT NOT NULL,
-      charged DOUBLE PRECISION,
-      refunded DOUBLE PRECISION,
-      platform_estimate DOUBLE PRECISION,
-      handle TEXT NOT NULL
-    )`,
-    'CREATE INDEX genplat_audit_ledger ON genplat_audit (ledger_id, event)',
-    'CREATE INDEX genplat_audit_admit ON genplat_audit (event, at)',
-    `CREATE FUNCTION genplat_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END $$`,
-    `CREATE TRIGGER genplat_audit_no_change BEFORE UPDATE OR DELETE ON genplat_audit
-     FOR EACH ROW EXECUTE FUNCTION genplat_audit_append_only()`,
-    `CREATE TRIGGER genplat_audit_no_truncate BEFORE TRUNCATE ON genplat_audit
-     FOR EACH STATEMENT EXECUTE FUNCTION genplat_audit_append_only()`,
-  ],
-];
-
-/** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
-const REWRITE_ROWS_AFTER = new Set([2]);
-
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const ORDER = NEWEST_FIRST;
 const $ = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
-const INSERT = `INSERT INTO genplat_jobs (${COLUMNS.join(', ')}) VALUES (${$(COLUMNS.length)})`;
-const UPDATE = `UPDATE genplat_jobs SET ${COLUMNS.slice(1)
-  .map((c, i) => `${c} = $${i + 1}`)
-  .join(', ')} WHERE id = $${COLUMNS.length}`;
 const FACTS = Object.fromEntries(
   Object.entries(factSql('genplat_jobs', 'GREATEST')).map(([k, sql]) => [k, pgPlaceholders(sql)]),
 ) as Record<FactName, string>;
@@ -401,11 +325,15 @@ class PostgresStore implements Store {
   }
 
   async consentKey(): Promise<Buffer> {
-    // Every instance races to insert its own; ON CONFLICT keeps the first, and all read that one back.
-    await this.query(`INSERT INTO genplat_meta (key, value) VALUES ('consent_key', $1) ON CONFLICT (key) DO NOTHING`, [
-      randomBytes(CONSENT_KEY_BYTES).toString('hex'),
-    ]);
-    const rows = await this.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'consent_key'`);
+    const read = () => this.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'consent_key'`);
+    // The schema's owner writes it when it migrates (pg-schema.ts), so a runtime role, which may only read
+    // genplat_meta, finds it. A store whose key is somehow missing gets one here, if this role may write.
+    let rows = await read();
+    if (!rows[0]) {
+      if (this.closed) throw new Error('The job store is closed.');
+      await ensureConsentKey(this.pool);
+      rows = await read();
+    }
     return Buffer.from(rows[0]?.value ?? '', 'hex');
   }
 
@@ -424,6 +352,10 @@ class PostgresStore implements Store {
     return readVersion(this.pool);
   }
 
+  role(): Promise<StoreRole> {
+    return storeRole(this.pool);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -437,20 +369,6 @@ class PostgresStore implements Store {
     await this.query('DELETE FROM genplat_nonces WHERE expires_at < $1', [now - NONCE_GRACE_MS]);
     await this.query('DELETE FROM genplat_leases WHERE until_ms < $1', [now]);
   }
-}
-
-/** Recomputes every row's columns from its JSON (a migration that added columns derived from the record). */
-async function rewriteRows(c: pg.PoolClient): Promise<void> {
-  const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs');
-  for (const row of rows) {
-    const [id, ...rest] = toRow(fromData(row.data));
-    await c.query(UPDATE, [...rest, id]);
-  }
-}
-
-async function readVersion(q: pg.Pool | pg.PoolClient): Promise<number> {
-  const { rows } = await q.query<{ value: string }>(`SELECT value FROM genplat_meta WHERE key = 'schema_version'`);
-  return rows[0] ? Number(rows[0].value) : 0;
 }
 
 /** The URL without its password, for messages. */
@@ -467,8 +385,9 @@ export function describeUrl(url: string): string {
 }
 
 /**
- * Connects, then creates or migrates the schema under a session advisory lock (instances starting together
- * migrate once). @throws SchemaTooNewError when a newer genplat-mcp wrote it; connection errors.
+ * Connects, then creates or migrates the schema when this role owns it (pg-schema.ts), else checks it is current.
+ * @throws SchemaTooNewError when a newer genplat-mcp wrote it; SchemaMigrationNeededError when it is older and
+ *   this role may not migrate it; connection errors.
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const t = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
@@ -490,32 +409,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   try {
     const c = await pool.connect();
     try {
-      await c.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]);
-      try {
-        await c.query('CREATE TABLE IF NOT EXISTS genplat_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-        const found = await readVersion(c);
-        if (found > SCHEMA_VERSION) throw new SchemaTooNewError(where, found, SCHEMA_VERSION);
-        if (found < SCHEMA_VERSION) {
-          await c.query('BEGIN');
-          try {
-            for (let v = found; v < SCHEMA_VERSION; v++) {
-              for (const sql of MIGRATIONS[v] ?? []) await c.query(sql);
-              if (found > 0 && REWRITE_ROWS_AFTER.has(v + 1)) await rewriteRows(c);
-            }
-            await c.query(
-              `INSERT INTO genplat_meta (key, value) VALUES ('schema_version', $1)
-               ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-              [String(SCHEMA_VERSION)],
-            );
-            await c.query('COMMIT');
-          } catch (err) {
-            await c.query('ROLLBACK').catch(() => {});
-            throw err;
-          }
-        }
-      } finally {
-        await c.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]).catch(() => {});
-      }
+      await migrateSchema(c, where);
     } finally {
       c.release();
     }

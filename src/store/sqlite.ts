@@ -134,6 +134,23 @@ const MIGRATIONS: string[][] = [
     `CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`,
     `CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`,
   ],
+  // 4: a job's identity and quote are fixed at admission (same rule as postgres migration 4, pg-schema.ts): a
+  // bug cannot move a job out of today, to another caller, out of the duplicate guard or lower its quote. On
+  // SQLite whoever can write the file can drop the trigger; it guards against mistakes, not a hostile process.
+  [
+    `CREATE TRIGGER jobs_fixed BEFORE UPDATE ON jobs
+     WHEN NEW.seq IS NOT OLD.seq OR NEW.id IS NOT OLD.id OR NEW.created_at IS NOT OLD.created_at
+       OR NEW.fingerprint IS NOT OLD.fingerprint OR NEW.owner IS NOT OLD.owner
+       OR NEW.estimate_credits IS NOT OLD.estimate_credits
+       OR json_extract(NEW.data, '$.id') IS NOT json_extract(OLD.data, '$.id')
+       OR json_extract(NEW.data, '$.createdAt') IS NOT json_extract(OLD.data, '$.createdAt')
+       OR json_extract(NEW.data, '$.fingerprint') IS NOT json_extract(OLD.data, '$.fingerprint')
+       OR json_extract(NEW.data, '$.owner') IS NOT json_extract(OLD.data, '$.owner')
+       OR json_extract(NEW.data, '$.tool') IS NOT json_extract(OLD.data, '$.tool')
+       OR json_extract(NEW.data, '$.estimate') IS NOT json_extract(OLD.data, '$.estimate')
+       OR (NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('pending', 'rejected'))
+     BEGIN SELECT RAISE(ABORT, 'jobs: id, created_at, fingerprint, owner, tool and the quote are fixed at admission; only a pending record can become rejected'); END`,
+  ],
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

@@ -24,7 +24,7 @@ import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -217,8 +217,21 @@ export interface Store {
    */
   tryLease(jobKey: string, ms: number, holder: string): Promise<boolean>;
   schemaVersion(): Promise<number>;
+  /** PostgreSQL only: which kind of database role the store connects as (pg-roles.ts, docs/storage.md). */
+  role?(): Promise<StoreRole>;
   close(): Promise<void>;
 }
+
+/** The store's database role, from the catalog (pg-roles.ts `storeRole`). */
+export type StoreRole =
+  /** Owns the tables (or is a member of their owner, or a superuser): can migrate, and can alter the audit. */
+  | { kind: 'owner'; user: string; superuser: boolean }
+  /** Exactly the runtime grants. */
+  | { kind: 'runtime'; user: string }
+  /** Not the owner, but missing a privilege the server needs (`table: PRIV`). */
+  | { kind: 'limited'; user: string; missing: string[] }
+  /** Not the owner, but holding more than the runtime grants (`table: PRIV`): not least privilege. */
+  | { kind: 'broad'; user: string; extra: string[] };
 
 /** Thrown at open when the store was written by a newer genplat-mcp. */
 export class SchemaTooNewError extends Error {
@@ -227,5 +240,18 @@ export class SchemaTooNewError extends Error {
       `${where} was written by a newer genplat-mcp (schema ${found}, this one knows ${known}); upgrade genplat-mcp, or point it at another store. Refusing to open it rather than miscount spend.`,
     );
     this.name = 'SchemaTooNewError';
+  }
+}
+
+/**
+ * Thrown at open when the schema is older than this code (or missing) and the connected role does not own it:
+ * a runtime role never migrates (docs/storage.md).
+ */
+export class SchemaMigrationNeededError extends Error {
+  constructor(where: string, found: number, known: number) {
+    super(
+      `${where} ${found === 0 ? 'has no genplat-mcp schema yet' : `is at schema ${found}, this genplat-mcp needs ${known}`}, and this database role does not own it, so it may not migrate it. Run \`genplat-mcp db migrate\` with GENPLAT_DATABASE_URL set to the migration role (the owner of the genplat_* tables), then start again (docs/storage.md).`,
+    );
+    this.name = 'SchemaMigrationNeededError';
   }
 }

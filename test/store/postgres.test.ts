@@ -14,6 +14,7 @@ storeSuite('PostgreSQL', {
         execOn(url, `UPDATE genplat_meta SET value = $1 WHERE key = 'schema_version'`, [String(version)]),
       exec: (sql) => execOn(url, sql),
       auditTable: 'genplat_audit',
+      jobsTable: 'genplat_jobs',
     };
   },
 });

@@ -24,6 +24,7 @@ storeSuite('SQLite', {
         }
       },
       auditTable: 'audit',
+      jobsTable: 'jobs',
     };
   },
 });

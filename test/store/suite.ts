@@ -16,6 +16,8 @@ export interface Location {
   exec(sql: string): Promise<void>;
   /** The audit trail's table name in this backend. */
   auditTable: string;
+  /** The job records' table name in this backend. */
+  jobsTable: string;
 }
 export interface Backend {
   create(): Promise<Location>;
@@ -567,6 +569,31 @@ export function storeSuite(name: string, backend: Backend): void {
       await expect(loc.exec(`UPDATE ${loc.auditTable} SET owner = 'mallory'`)).rejects.toThrow(/append-only/);
       await expect(loc.exec(`DELETE FROM ${loc.auditTable}`)).rejects.toThrow(/append-only/);
       expect((await s.auditEvents()).map((e) => e.owner)).toEqual(['alice']);
+      await s.close();
+    });
+
+    it('a job is fixed at admission: the database refuses lowering its quote, moving its day or owner, un-counting it', async () => {
+      const loc = await backend.create();
+      const s = await loc.open();
+      const rec = await admitted(s, intent({ owner: 'alice' }));
+      const t = loc.jobsTable;
+      const where = `WHERE id = '${rec.id}'`;
+      for (const change of [
+        'estimate_credits = 0',
+        'created_at = created_at - 86400000',
+        "owner = 'bob'",
+        "fingerprint = 'other'",
+        `data = replace(data, '"credits":100', '"credits":0')`,
+      ]) {
+        await expect(loc.exec(`UPDATE ${t} SET ${change} ${where}`), change).rejects.toThrow(/fixed at admission/);
+      }
+      // A settled (submitted) record may not be turned into a refused one, which would stop counting.
+      await s.settle(rec.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:j1' });
+      await expect(loc.exec(`UPDATE ${t} SET outcome = 'rejected' ${where}`)).rejects.toThrow(/rejected/);
+      expect(await s.spendSince(DAY)).toBe(100);
+      // What settle and observe change still changes.
+      await s.observe(rec.id, { status: 'completed', creditsCharged: 90 });
+      expect(await s.spendSince(DAY)).toBe(90);
       await s.close();
     });
 
