@@ -31,6 +31,9 @@ export default defineConfig({
   test: {
     // Integration tests start a loopback simulator and real MCP clients; give them room on a shared 2-core box.
     testTimeout: 30_000,
+    // Once per run: which PostgreSQL the tests use (the machine's on 127.0.0.1:5432, else an embedded one from npm),
+    // handed to the workers as GENPLAT_TEST_DATABASE_URL.
+    globalSetup: ['test/helpers/postgres-server.ts'],
     hookTimeout: 30_000,
     pool: 'forks',
     // Where npm test's time went (issue 13 item 7): importing the SDK, zod and our sources again in a fresh

@@ -1,19 +1,16 @@
 /**
- * A small MCP Apps host for browser tests: Debian's chromium (playwright-core, never a downloaded browser), a
- * host page that embeds a View in a sandboxed iframe through the ext-apps `AppBridge` (bundled for the
- * browser with rolldown at test time), and the View's tool calls forwarded to the real server through the
+ * A small MCP Apps host for browser tests: a system Chromium (test/helpers/chromium.ts; playwright-core, never a
+ * downloaded browser), a host page that embeds a View in a sandboxed iframe through the ext-apps `AppBridge`
+ * (bundled for the browser with rolldown at test time), and the View's tool calls forwarded to the real server through the
  * harness's SDK client. Like a real host it enforces the CSP the UI resource declares (a `<meta>` CSP built
  * from `_meta.ui.csp`), so a View that needs a host it did not declare fails here too.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'rolldown';
-
-export const CHROMIUM = '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
+import { findChromium } from '../helpers/chromium.js';
 
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>test host</title>
 <style>body{margin:0;background:#eee} iframe{border:0;width:760px;height:900px;background:#fff}</style></head>
@@ -62,6 +59,8 @@ export interface BrowserHost {
 }
 
 export async function startBrowserHost(client: Client): Promise<BrowserHost> {
+  // First: with no browser the tests fail here, saying how to get one, before the host page is built.
+  const executablePath = findChromium();
   const bridge = (
     await build({
       input: 'node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.js',
@@ -78,7 +77,7 @@ export async function startBrowserHost(client: Client): Promise<BrowserHost> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     args: [
       '--headless',
       '--no-sandbox',

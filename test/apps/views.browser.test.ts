@@ -1,6 +1,7 @@
 /**
- * The Views in a real browser (Debian's chromium), embedded by a test host through the ext-apps bridge and
- * talking to the real server over the sandbox simulator. No timing assertions: generous waits only.
+ * The Views in a real browser (a system Chromium: test/helpers/chromium.ts; without one these tests fail, saying
+ * how to get one), embedded by a test host through the ext-apps bridge and talking to the real server over the
+ * sandbox simulator. No timing assertions: generous waits only.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Frame } from 'playwright-core';
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
 import { billablePosts } from '../helpers/examples.js';
 import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
-import { type BrowserHost, hasChromium, startBrowserHost } from './browser-host.js';
+import { type BrowserHost, startBrowserHost } from './browser-host.js';
 
 // These callbacks run in the page; the test program is compiled without the DOM library (it would leak into
 // every file), so the page globals they touch are declared loosely here.
@@ -43,7 +44,7 @@ async function completed(handle: string): Promise<CallToolResult> {
   throw new Error(`${handle} did not complete`);
 }
 
-describe.skipIf(!hasChromium)('MCP Apps in chromium', () => {
+describe('MCP Apps in chromium', () => {
   beforeAll(async () => {
     h = await startHarness();
     host = await startBrowserHost(h.client);
@@ -123,7 +124,7 @@ describe.skipIf(!hasChromium)('MCP Apps in chromium', () => {
   }, 180_000);
 });
 
-describe.skipIf(!hasChromium)('consent card in chromium', () => {
+describe('consent card in chromium', () => {
   beforeAll(async () => {
     h = await startHarness({
       config: { confirm: { mode: 'always' }, consent: 'human' },

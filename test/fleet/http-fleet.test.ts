@@ -4,7 +4,7 @@
  * answers any request: quote, confirm and wait each on another instance; 30 identical confirmed calls spread
  * over all three send one POST; an instance closed in the middle of a wait changes nothing for the client; a
  * 2026-07-28 `subscriptions/listen` stream on one instance hears of a job another instance's poller saw end.
- * A real PostgreSQL (GENPLAT_TEST_DATABASE_URL or 127.0.0.1:5432), a database per run, dropped after.
+ * A real PostgreSQL (test/store/pg-helper.ts), a database per run, dropped after.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Three built servers on one PostgreSQL database (GENPLAT_DATABASE_URL), one simulator on loopback: the fleet
- * cases of issue 10 (test/helpers/fleet.ts). A real server, never a mock: GENPLAT_TEST_DATABASE_URL, else the
- * local one on 127.0.0.1:5432 (test/store/pg-helper.ts).
+ * cases of issue 10 (test/helpers/fleet.ts). A real server, never a mock: the one test/store/pg-helper.ts names
+ * (the machine's on 127.0.0.1:5432, else an embedded one: test/helpers/postgres-server.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

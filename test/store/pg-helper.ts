@@ -1,6 +1,7 @@
 /**
- * A real PostgreSQL for the tests, never a mock and never a silent skip: `GENPLAT_TEST_DATABASE_URL` if set,
- * else the local server on 127.0.0.1:5432 (user postgres, trust auth, as on the CI machines). Each call to
+ * A real PostgreSQL for the tests, never a mock and never a silent skip: the one test/helpers/postgres-server.ts
+ * chose for this run and put in `GENPLAT_TEST_DATABASE_URL` (the caller's own setting, else the server on
+ * 127.0.0.1:5432, else an embedded one started from npm). Each call to
  * `createTestDatabase` makes its own `genplat_test_<random>` database; `dropTestDatabases` drops them.
  * `createTestSchema` gives a fresh empty location inside one database per test file (a CREATE/DROP DATABASE
  * costs about a second each on the shared CI box; a schema costs milliseconds).
@@ -11,13 +12,22 @@ import pg from 'pg';
 export const ADMIN_URL = process.env.GENPLAT_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const created: string[] = [];
 
+/** The URL for a message, without its password (a caller's GENPLAT_TEST_DATABASE_URL may carry one). */
+function shown(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: ADMIN_URL });
   try {
     await c.connect();
   } catch (err) {
     throw new Error(
-      `The PostgreSQL store tests need a server: set GENPLAT_TEST_DATABASE_URL, or run one on 127.0.0.1:5432 (user postgres, trust auth). Connecting failed: ${(err as Error).message}`,
+      `The PostgreSQL tests could not connect to ${shown(ADMIN_URL)}: ${(err as Error).message}. ` +
+        'Something answering on 127.0.0.1:5432 is used as user postgres with trust auth; set GENPLAT_TEST_DATABASE_URL ' +
+        'to another server, or to `embedded` for a throwaway one from npm (started when nothing answers on 5432).',
     );
   }
   try {
