@@ -18,6 +18,7 @@ import { startSimulator } from '../src/sim/index.js';
 import { type AdmissionResult, admission } from './bench/admission.js';
 import { type ColdStartResult, coldStart, serverEnv } from './bench/cold-start.js';
 import { type FleetResult, fleet } from './bench/fleet.js';
+import { frozenInstance } from './bench/frozen.js';
 import { memory, OUR_ENTRY, spawnStdio } from './bench/stdio.js';
 import { type ToolCallResult, toolCall } from './bench/tool-call.js';
 import { type WaitingResult, waiting } from './bench/waiting.js';
@@ -248,6 +249,12 @@ async function startupOnly(): Promise<void> {
   }
 }
 
+/** Issue 19 item 2: the longest stall of a healthy instance behind a frozen one, against its bound. */
+function frozenLine(f: Awaited<ReturnType<typeof frozenInstance>>): string {
+  if ('skipped' in f) return `frozen instance: skipped (${f.skipped})`;
+  return `frozen instance: a healthy instance waited ${f.stallsMs.join(' / ')} ms (max ${f.maxStallMs} ms; bound GENPLAT_DB_IDLE_TX_TIMEOUT_MS = ${f.boundMs} ms; ${f.maxStallMs <= f.boundMs + 1000 ? 'within the bound' : 'OVER the bound'}), then admitted ${f.admittedAfterFreeze}/${f.stallsMs.length}`;
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'webhooks') {
     const hooks = await webhooksStep('[webhooks]');
@@ -257,6 +264,10 @@ async function main(): Promise<void> {
   }
   if (process.env.BENCH_ONLY === 'startup') {
     await startupOnly();
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'frozen') {
+    say(frozenLine(await frozenInstance()));
     return;
   }
   const started = Date.now();
@@ -315,9 +326,13 @@ async function main(): Promise<void> {
 
     const hooks = await webhooksStep('[7/7]');
 
+    say('[+] a frozen instance (issue 19): how long it stalls a healthy one…');
+    const frozen = await frozenInstance();
+
     const rows = report({ cold, tools, call, wait, idleRss, fleet: fleetRun, hooks });
     say('\n## Results against the targets\n');
     printRows(rows);
+    say(`\n${frozenLine(frozen)}`);
 
     say('\n## Cold start (spawn → initialize → tools/list), median ms');
     say(`| ours (base URL → running sim) | ours --sandbox | minimal SDK server |`);
