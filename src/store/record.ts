@@ -165,7 +165,8 @@ export const NEWEST_FIRST = 'ORDER BY created_at DESC, seq DESC';
  */
 export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
   const spend = `SELECT ${spendSql(greatest)} AS spent FROM ${table} WHERE ${COUNTED_SQL} AND created_at >= ?`;
-  const anyOwner = '(CAST(? AS TEXT) IS NULL OR owner = ?)';
+  // A record without an owner (stdio, a 0.1 import) is everyone's on this account: it blocks a named caller too.
+  const anyOwner = '(CAST(? AS TEXT) IS NULL OR owner = ? OR owner IS NULL)';
   return {
     spentToday: spend,
     spentByOwner: `${spend} AND owner = ?`,
