@@ -87,7 +87,15 @@ export function speechSecondsUpperBound(script: string): number {
   const s = script.trim();
   const words = s.split(/\s+/).filter(Boolean).length;
   const digits = (s.match(/\d/g) ?? []).length;
-  return Math.max(Math.ceil((words + digits) / SLOW_WORDS_PER_SECOND), Math.ceil(s.length / SLOW_CHARS_PER_SECOND));
+  // Scripts written without spaces (Chinese, Japanese, Korean, Thai): every character is a spoken unit, or
+  // an 83-character Chinese script would count as one "word" (issue 18 review; Mandarin runs ~4-5 chars/s).
+  const unspaced = (
+    s.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/gu) ?? []
+  ).length;
+  return Math.max(
+    Math.ceil((words + digits + unspaced) / SLOW_WORDS_PER_SECOND),
+    Math.ceil(s.length / SLOW_CHARS_PER_SECOND),
+  );
 }
 
 /**

@@ -95,7 +95,8 @@ function quantity(unit: PriceUnit, u: PriceUsage): number | undefined {
  */
 function ambiguity(text: string, terms: readonly PriceTerm[]): string | undefined {
   const amounts = terms.reduce((n, t) => n + t.amounts.length, 0);
-  if (/\bapi\b/i.test(text) && amounts > 1) return 'mixes API units with other figures; the unit of each is not certain';
+  if (/\bapi\b/i.test(text) && amounts > 1)
+    return 'mixes API units with other figures; the unit of each is not certain';
   if (/(?<![\d.])\d{1,3}\.\d{3}(?!\d)/.test(text)) return 'a number like "1.000" may be a thousand or one';
   for (const t of terms) {
     const seen = new Map<string, number>();

@@ -103,3 +103,12 @@ describe('spec prices', () => {
     expect(upscaleEstimate(340)).toMatchObject({ credits: 340, api_units: 3.4 });
   });
 });
+
+describe('speech length of scripts without spaces (issue 18 review)', () => {
+  it('an 83-character Chinese script is bounded at 15 s or more (the 200-credit tier)', () => {
+    const script = '这是一个关于我们新产品的视频脚本，它非常好用，价格实惠，适合每一个家庭使用。'
+      .repeat(2)
+      .slice(0, 83);
+    expect(speechSecondsUpperBound(script)).toBeGreaterThanOrEqual(15);
+  });
+});
