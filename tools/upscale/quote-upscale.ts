@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
-import { upscaleEstimate } from '../../src/paid/pricing/estimate.js';
+import { upscaleQuoteFigure } from '../../src/paid/pricing/estimate.js';
 import { checkVideoType, quoteWithProgress, upscaleFields } from '../_shared/upscale.js';
 
 const num = (what: string) => z.number().optional().describe(what);
@@ -35,7 +35,7 @@ export default defineTool({
   },
   async run(input, ctx) {
     const { data } = await quoteWithProgress(input, ctx);
-    const e = upscaleEstimate(data.quote.credits);
+    const e = upscaleQuoteFigure(data.quote.credits);
     const m = data.metadata;
     return {
       structured: {

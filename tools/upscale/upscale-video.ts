@@ -86,7 +86,7 @@ export default defineTool({
     kind: () => 'upscale',
     async estimate(input, ctx) {
       const { data } = await quoteWithProgress(input, ctx);
-      return { ...upscaleEstimate(data.quote.credits), basis: 'platform quote (POST /upscale/quote)' };
+      return upscaleEstimate(ctx.config, data.quote.credits);
     },
     // The platform replaces the video's record with the upscaled one (spec: "save the original first").
     quoteNote: () =>

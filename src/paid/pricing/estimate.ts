@@ -147,11 +147,26 @@ export function gestureEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsP
 }
 
 /**
- * Upscale by quote: `quote.credits` from POST /upscale/quote, read as displayed credits (the spec's
- * default unit). The platform takes its own current quote at submission, so it may differ slightly.
+ * Upscale by quote. The spec says the quote "is informational; submission obtains its own current quote", so it
+ * proves no bound (issue 18 review): the call is quoted unbounded — explicit consent, never auto-approved — at
+ * the larger of the platform's quote and the operator's figure (GENPLAT_PRICE_TABLE "upscale_video") or the
+ * per-call ceiling, so the ceilings never count less than the platform itself announced.
  */
-export function upscaleEstimate(quoteCredits: number): Estimate {
-  return estimate(quoteCredits, 'the upscale quote (POST /upscale/quote); submission takes its own current quote');
+export function upscaleEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  quoteCredits: number,
+): Estimate {
+  const why = `the upscale quote of ${quoteCredits} credits is informational (spec): submission obtains its own current quote`;
+  const base = unboundedEstimate(config, ['upscale_video'], why);
+  if (quoteCredits <= base.credits) return base;
+  return estimate(quoteCredits, `price not published (${why}); quoted at the platform's own figure`, {
+    bounded: false,
+  });
+}
+
+/** The platform's informational upscale quote, as displayed credits and API units (quote_upscale's answer). */
+export function upscaleQuoteFigure(quoteCredits: number): Estimate {
+  return estimate(quoteCredits, 'the upscale quote (POST /upscale/quote); informational: submission takes its own');
 }
 
 /** Dedicated family: `estimated_credits` comes back only after submission, so no pre-send bound exists. */

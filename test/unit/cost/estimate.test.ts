@@ -99,8 +99,17 @@ describe('spec prices', () => {
     expect(speechSecondsUpperBound('1234567890')).toBe(8);
   });
 
-  it('upscale follows the quote', () => {
-    expect(upscaleEstimate(340)).toMatchObject({ credits: 340, api_units: 3.4 });
+  it('upscale: the informational quote proves no bound (unbounded, never below the quote)', () => {
+    const cfg = { priceTable: {}, maxCreditsPerCall: 2000 };
+    expect(upscaleEstimate(cfg, 340)).toMatchObject({ credits: 2000, bounded: false });
+    expect(upscaleEstimate({ ...cfg, priceTable: { upscale_video: 500 } }, 340)).toMatchObject({
+      credits: 500,
+      bounded: false,
+    });
+    expect(upscaleEstimate({ ...cfg, priceTable: { upscale_video: 300 } }, 340)).toMatchObject({
+      credits: 340,
+      bounded: false,
+    });
   });
 });
 
