@@ -10,7 +10,8 @@ import type { AdmissionFacts, AdmitRules, AuditEvent, JobPatch, JobRecord, NewJo
 const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'updatedAt'] as const;
 
 export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
-  const id = randomUUID();
+  // The caller may name the id in advance (the paid pipeline does, to find an admission whose answer was lost).
+  const id = rec.id ?? randomUUID();
   const at = now.toISOString();
   return {
     id,
