@@ -158,7 +158,12 @@ async function main(): Promise<void> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((err: unknown) => {
-    console.error(`generate-docs: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    // The tools/list figures come from a real server, whose store needs node:sqlite: the pinned Node 22.
+    const hint = /node:sqlite/.test(message)
+      ? '; run it through npm (`npm run check:generated`, `npm run docs:generate`): npm scripts use the pinned Node 22.'
+      : '';
+    console.error(`generate-docs: ${message}${hint}`);
     process.exit(1);
   });
 }
