@@ -1,5 +1,5 @@
 /**
- * The configuration reference, one row per setting. The README's config table is generated from this
+ * The configuration reference, one row per setting. The config table (docs/configuration.md) is generated from this
  * (scripts/generate-docs.ts) and checked in CI, so the docs cannot drift from what `config.ts` reads; `--help`
  * (src/cli-help.ts) prints the same rows.
  */
@@ -60,7 +60,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_USER_MAX_CREDITS_PER_DAY',
     meaning:
-      "HTTP mode: each caller's own ceiling per UTC day, displayed credits, counted like the account's and enforced in the same store transaction. The account ceiling still applies on top. See Budgets and audit.",
+      "HTTP mode: each caller's own ceiling per UTC day, displayed credits, counted like the account's and enforced in the same store transaction. The account ceiling still applies on top. See docs/teams-and-oauth.md.",
     default: 'unset: no per-user limit (only the account ceiling)',
   },
   {
@@ -79,7 +79,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     env: 'GENPLAT_STATE_DIR',
     flag: '--state-dir',
     meaning:
-      'The SQLite job store `genplat.db` (jobs, used token nonces, consent key; see Storage). Sandbox state goes in its `sandbox/` subfolder.',
+      'The SQLite job store `genplat.db` (jobs, used token nonces, consent key; docs/storage.md). Sandbox state goes in its `sandbox/` subfolder.',
     default:
       'OS data dir (`~/.local/share/genplat-mcp`, `~/Library/Application Support/genplat-mcp`, `%LOCALAPPDATA%\\genplat-mcp`)',
   },

@@ -96,7 +96,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
       err instanceof ConfigurationError ? err.problems : [err instanceof Error ? err.message : String(err)];
     for (const p of problems) line('fail', `config: ${p}`);
     line('info', 'state dir, base URL and key checks skipped until the configuration loads');
-    out('Fix the lines marked ✗ (see the configuration table in the README), then run doctor again.');
+    out('Fix the lines marked ✗ (see docs/configuration.md), then run doctor again.');
     return 1;
   }
   line('ok', 'configuration loads');

@@ -3,7 +3,7 @@
  * stays inside the documented schema subsets of OpenAI strict function calling and Gemini function
  * declarations, so frameworks can pass our tools on without patching them or falling back to non-strict mode.
  * The subsets are data below, each with its source; every remaining exception is listed with its reason
- * (README "Portable schemas" says the same). A new keyword or a new exception fails here.
+ * (docs/protocol.md "Portable schemas" says the same). A new keyword or a new exception fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS_HOST, type Harness, startHarness } from '../helpers/harness.js';
@@ -90,7 +90,7 @@ const GEMINI = {
  * - optional properties (OpenAI strict wants every property required): our optional fields are genuinely
  *   optional (alternatives such as script vs voice_url, platform defaults). Strict converters (OpenAI Agents'
  *   strict schema conversion) mark them required; the model must then be able to omit them, which this server
- *   does not yet accept as `null` (README, "Portable schemas").
+ *   does not yet accept as `null` (docs/protocol.md, "Portable schemas").
  * - open maps, kept open only where the platform is open: `run_model.params` (each model's inputs differ; the
  *   schema is genplat://models/{model} and the server checks params against it) and
  *   `create_template_video.fields` (each template defines its own fields, all strings; list_templates lists
