@@ -29,7 +29,8 @@ const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
  * A key that may name a count or media (`images`, `reference_image`, `num_frames`…): on a key no published
  * schema declares, its string value is not known to be price-neutral.
  */
-const COUNT_OR_MEDIA_KEY = /(?:^|[_A-Z])(?:num|n|count|images?|outputs?|videos?|samples?|frames?|audios?|refs?|references?)(?:$|[_A-Z])/i;
+const COUNT_OR_MEDIA_KEY =
+  /(?:^|[_A-Z])(?:num|n|count|images?|outputs?|videos?|samples?|frames?|audios?|refs?|references?)(?:$|[_A-Z])/i;
 /** Numbers no price reads: a random seed picks among outputs, it does not change what is made. */
 const PRICE_NEUTRAL_NUMBERS = new Set(['seed']);
 
@@ -78,8 +79,7 @@ export function usageOf(
         return { ok: false, reason: `params.${key}: its effect on the price is not published` };
       }
       settings[key] = value;
-    }
-    else if (typeof value === 'boolean') continue;
+    } else if (typeof value === 'boolean') continue;
     else if (known.has(key)) {
       const size = sizeOf(value);
       if (size) settings[key] = size;
