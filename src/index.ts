@@ -99,6 +99,11 @@ async function main(): Promise<void> {
     process.stdout.write(cli.help ? helpText(cli.command) : `${packageVersion()}\n`);
     return;
   }
+  // `install` writes a host's config; it needs no configuration (and may run on an old Node: node-gate.ts).
+  if (cli.command === 'install' && cli.install) {
+    const { runInstall } = await import('./install/cli.js');
+    process.exit(runInstall(cli.install, { env: process.env }));
+  }
   // `doctor` runs before the configuration is loaded: a doctor must run precisely when it is broken.
   if (cli.command === 'doctor') {
     const { runDoctor } = await import('./doctor.js');
