@@ -302,6 +302,12 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--sandbox',
+    commands: ['audit'],
+    meaning: "Export the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
+    default: 'off: the real store',
+  },
+  {
+    flag: '--sandbox',
     commands: ['install'],
     meaning: 'Write the entry `genplat-sandbox` that starts the server with --sandbox (no key, no credits).',
     default: 'off: the entry `genplat` for the real platform (needs GENPLAT_BASE_URL)',

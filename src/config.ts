@@ -272,7 +272,7 @@ export interface FlagSpec {
  * flags because it checks the configuration the server would run with.
  */
 export const CLI_FLAGS = {
-  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'install'] },
+  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: SERVE_LIKE },
