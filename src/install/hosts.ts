@@ -124,7 +124,7 @@ export const HOST_DEFS: Record<HostId, HostDef> = {
     format: 'json',
     configPath: (env) => join(home(env), '.gemini', 'settings.json'),
     serversKey: 'mcpServers',
-    // Gemini CLI hands MCP servers no variable that looks like a secret unless `env` names it.
+    // Gemini CLI may withhold variables that look like secrets from MCP servers unless `env` names them.
     keyReference: SHELL_REF,
     entry: (l) => ({
       command: l.node,
