@@ -33,14 +33,18 @@ function start(command: string, args: string[], env: Record<string, string>, cwd
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   children.push(child);
   let stderr = '';
-  return new Promise<{ child: ChildProcess; url?: string; code?: number | null; stderr: string }>((resolve) => {
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /ready on (http:\S+)/.exec(stderr);
-      if (m) resolve({ child, url: m[1]!, stderr });
-    });
-    child.on('exit', (code) => resolve({ child, code, stderr }));
-  });
+  /** Everything written to stderr so far (it keeps growing after "ready on"). */
+  const log = () => stderr;
+  return new Promise<{ child: ChildProcess; url?: string; code?: number | null; stderr: string; log(): string }>(
+    (resolve) => {
+      child.stderr?.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const m = /ready on (http:\S+)/.exec(stderr);
+        if (m) resolve({ child, url: m[1]!, stderr, log });
+      });
+      child.on('exit', (code) => resolve({ child, code, stderr, log }));
+    },
+  );
 }
 const bin = (args: string[], env: Record<string, string> = {}) =>
   start(process.execPath, [ENTRY, ...args], { PATH: process.env.PATH ?? '', GENPLAT_STATE_DIR: scratch(), ...env });
@@ -172,8 +176,10 @@ describe('started through npx', () => {
     const port = Number(new URL(s.url!).port);
     expect(await listening(port)).toBe(true);
     s.child.kill('SIGTERM'); // npm's pid: the signal never reaches the server itself
-    const deadline = Date.now() + 10_000;
+    // The server looks for its parent every second; 20 s leaves room for a loaded 2-core box.
+    const deadline = Date.now() + 20_000;
     while ((await listening(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(await listening(port)).toBe(false);
+    expect(await listening(port), s.log()).toBe(false);
+    expect(s.log()).toContain('the npm process that started this server exited');
   }, 60_000);
 });
