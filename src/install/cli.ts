@@ -122,6 +122,17 @@ function snippet(def: HostDef, name: string, entry: Json, launch: Launch): strin
   return `${JSON.stringify({ [def.serversKey]: { [name]: entry }, ...def.extras?.(launch) }, null, 2)}\n`;
 }
 
+/** Paths that work today and break later: npm's npx cache (npm may clear it), a temp folder. */
+function locationNotes(root: string, node: string): string[] {
+  const fragile = (p: string) => /[\\/]_npx[\\/]/.test(p);
+  const notes: string[] = [];
+  if (fragile(root) || fragile(node))
+    notes.push(
+      "this copy runs from npm's npx cache, which npm may clear: `npm install -g genplat-mcp` (or a checkout) and run install from there for a lasting entry.",
+    );
+  return notes;
+}
+
 export function runInstall(args: InstallArgs, opts: InstallOptions): number {
   const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const err = opts.err ?? ((l: string) => process.stderr.write(`${l}\n`));
@@ -238,6 +249,6 @@ export function runInstall(args: InstallArgs, opts: InstallOptions): number {
   );
   out(`• ${keyLine}`);
   out(`• command: ${[launch.node, ...launch.args].join(' ')}`);
-  for (const n of notes) out(`• ${n}`);
+  for (const n of [...notes, ...locationNotes(root, node.path)]) out(`• ${n}`);
   return 0;
 }

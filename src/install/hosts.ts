@@ -82,7 +82,7 @@ export const HOST_DEFS: Record<HostId, HostDef> = {
     keyReference: SHELL_REF,
     entry: (l) => ({ type: 'stdio', command: l.node, args: l.args, env: withKey(l, SHELL_REF) }),
     notes: (l) => [
-      'Check with `claude mcp list` (the server should say ✓ Connected).',
+      'Check with `claude mcp list` (the server should say ✓ Connected). Claude Code rewrites ~/.claude.json while it runs: if the entry is missing, quit every session and install again.',
       ...(l.env.GENPLAT_ELICITATION === 'off' ? [] : [`\`claude -p\` cancels every consent form. ${HEADLESS}`]),
       'Over HTTP instead, send the header (`--header "Authorization: Bearer …"`): without it Claude Code tries OAuth and reports "Dynamic Client Registration rejected (HTTP 404)" rather than our 401.',
     ],
