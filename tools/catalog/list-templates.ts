@@ -12,7 +12,7 @@ export default defineTool({
   description:
     'Lists content-library templates: id, title, credit, categories, required fields. For create_template_video; categories from list_template_categories.',
   input: {
-    category: z.string().min(1).optional().describe('category value; default all'),
+    category: z.string().min(1).max(64).optional().describe('category value; default all'),
   },
   output: {
     templates: z.array(
