@@ -11,10 +11,9 @@ export const VOICE_SCRIPT_MAX = 1500;
 export const avatarId = () => z.string().trim().min(1).max(256).describe('avatar id from list_avatars');
 
 /** The voice's `id` from list_voices; the spec: "the `id` from the voice list, not `voiceId`". */
-export const voiceId = () =>
-  z.string().trim().min(1).max(256).describe("voice's id from list_voices (not its voiceId)");
+export const voiceId = () => z.string().trim().min(1).max(256).describe('id from list_voices (not voiceId)');
 
-export const projectId = () => z.string().trim().min(1).max(256).describe('existing project; omit for a new one');
+export const projectId = () => z.string().trim().min(1).max(256).describe('existing project; default new');
 
 export const voiceScript = (max = VOICE_SCRIPT_MAX) =>
   // Trimmed: surrounding spaces are noise, and the request (what consent binds) carries the trimmed text.
@@ -42,7 +41,7 @@ export const voiceSettings = () =>
       use_speaker_boost: z.boolean().describe('default true'),
       speed: z.number().min(SPEED_RANGE.min).max(SPEED_RANGE.max).describe('speech speed multiplier, default 1'),
     })
-    .describe('all five fields, when overriding the defaults');
+    .describe('all five, to override the defaults');
 
 /** list_* filters: the platform matches these case-insensitively. */
 export const genderFilter = () => z.string().trim().min(1).max(32).optional().describe('filter, e.g. Female or Male');
