@@ -135,15 +135,68 @@ export function portableJson(node: Json): Json {
   return out;
 }
 
+interface Issue {
+  code?: string;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  inclusive?: boolean;
+  message: string;
+  [k: string]: unknown;
+}
+
+/**
+ * A bound's refusal in the same words as its description (`boundText`): zod's default "Too big: expected string
+ * to have <=2000 characters" becomes "must be at most 2000 characters". Only zod's own wording is replaced; a
+ * message a schema set itself is kept. The SDK prefixes the field path (`context: …`).
+ */
+export function boundRule(issue: Issue): string {
+  const { code, origin, inclusive } = issue;
+  const defaultWording = /^Too (big|small):/.test(issue.message);
+  if (!defaultWording || (code !== 'too_big' && code !== 'too_small')) return issue.message;
+  const n = Number(code === 'too_big' ? issue.maximum : issue.minimum);
+  const big = code === 'too_big';
+  if (origin === 'string') {
+    if (!big && n === 1) return 'must not be empty';
+    return `must be ${big ? 'at most' : 'at least'} ${n} characters`;
+  }
+  if (origin === 'array' || origin === 'set')
+    return `must have ${big ? 'at most' : 'at least'} ${n} item${n === 1 ? '' : 's'}`;
+  if (inclusive === false) return `must be ${big ? 'less' : 'greater'} than ${n}`;
+  return `must be ${big ? 'at most' : 'at least'} ${n}`;
+}
+
+type Validate = (value: unknown, options?: unknown) => unknown;
+
+/** The schema's `~standard.validate`, its bound issues reworded by `boundRule`. */
+function withBoundRules(validate: Validate): Validate {
+  const reword = (result: unknown): unknown => {
+    const issues = (result as { issues?: Issue[] } | undefined)?.issues;
+    if (!issues) return result;
+    return { ...(result as object), issues: issues.map((i) => ({ ...i, message: boundRule(i) })) };
+  };
+  return (value, options) => {
+    const result = validate(value, options);
+    return result instanceof Promise ? result.then(reword) : reword(result);
+  };
+}
+
 const portableAny = (v: unknown): unknown =>
   v && typeof v === 'object' && !Array.isArray(v) ? portableJson(v as Json) : v;
 
-function viewed<T extends object>(schema: T, input: (j: Json) => Json, output: (j: Json) => Json): T {
+function viewed<T extends object>(
+  schema: T,
+  input: (j: Json) => Json,
+  output: (j: Json) => Json,
+  rewordBounds = false,
+): T {
   const std = (schema as { '~standard'?: StandardProps })['~standard'];
   const convert = std?.jsonSchema;
   if (!std || !convert) return schema;
+  const validate = std.validate as Validate | undefined;
   const standard: StandardProps = {
     ...std,
+    ...(rewordBounds && typeof validate === 'function' ? { validate: withBoundRules(validate.bind(std)) } : {}),
     jsonSchema: { input: (o) => input(convert.input(o)), output: (o) => output(convert.output(o)) },
   };
   return new Proxy(schema, {
@@ -156,8 +209,11 @@ export function portableSchema<T extends object>(schema: T): T {
   return viewed(schema, withoutDialect, withoutDialect);
 }
 
-/** An input schema: the model-facing view is the portable subset; validation is the full zod schema. */
+/**
+ * An input schema: the model-facing view is the portable subset; validation is the full zod schema, whose bound
+ * refusals read like the bound text of the description (`boundRule`).
+ */
 export function portableInputSchema<T extends object>(schema: T): T {
   const view = (j: Json) => portableJson(withoutDialect(j));
-  return viewed(schema, view, view);
+  return viewed(schema, view, view, true);
 }

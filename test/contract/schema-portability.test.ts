@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { boundText, portableJson } from '../../src/protocol/portable-schema.js';
+import { boundRule, boundText, portableJson } from '../../src/protocol/portable-schema.js';
 import { toolInput } from '../../src/tool-runtime.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { APPS_HOST, type Harness, startHarness } from '../helpers/harness.js';

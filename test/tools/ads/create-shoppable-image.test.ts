@@ -93,9 +93,9 @@ describe('create_shoppable_image', () => {
   // Issue 20: rules zod checks before anything is read or sent (not even the packs list): the 100 kB
   // context that used to reach the platform, and empty required values.
   const local: [string, Record<string, unknown>, RegExp][] = [
-    ['a 100 kB context', { ...BASE, context: 'x'.repeat(100_000) }, /context.*2000/],
+    ['a 100 kB context', { ...BASE, context: 'x'.repeat(100_000) }, /context: must be at most 2000 characters/],
     ['a context one past the bound', { ...BASE, context: 'x'.repeat(2001) }, /context.*2000/],
-    ['an empty category', { ...BASE, category: '' }, /category/],
+    ['an empty category', { ...BASE, category: '' }, /category: must not be empty/],
     ['an empty format', { ...BASE, format: '' }, /format/],
   ];
   for (const [name, args, message] of local) {
