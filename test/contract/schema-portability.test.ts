@@ -291,4 +291,15 @@ describe('every bound is in its field description (issue 20)', () => {
       'x (≤9 chars)',
     );
   });
+
+  it('refuses a bound in the same words (zod defaults reworded, set messages kept)', () => {
+    const rules = (schema: z.ZodType, value: unknown) =>
+      (schema.safeParse(value).error?.issues ?? []).map((i) => boundRule(i as never));
+    expect(rules(z.string().max(2000), 'x'.repeat(2001))).toEqual(['must be at most 2000 characters']);
+    expect(rules(z.string().min(1), '')).toEqual(['must not be empty']);
+    expect(rules(z.number().int().min(1).max(15), 0)).toEqual(['must be at least 1']);
+    expect(rules(z.number().gt(0), 0)).toEqual(['must be greater than 0']);
+    expect(rules(z.array(z.string()).max(10), Array(11).fill('a'))).toEqual(['must have at most 10 items']);
+    expect(rules(z.string().max(3, 'own words'), 'xxxx')).toEqual(['own words']);
+  });
 });
