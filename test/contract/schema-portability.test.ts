@@ -130,7 +130,8 @@ function lint(provider: 'openai' | 'gemini', schema: Schema, path: string, depth
     const ap = schema.additionalProperties;
     if (openMap) {
       // Exception: open only here; its values are still typed where the platform types them.
-      if (path === 'create_template_video.fields') expect(ap, path).toEqual({ type: 'string' });
+      if (path === 'create_template_video.fields')
+        expect(ap, path).toEqual({ type: 'string', description: 'non-empty' });
     } else if (ap !== false && provider === 'openai') {
       out.push({ path, rule: 'object without additionalProperties: false' });
     }

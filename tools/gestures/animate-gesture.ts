@@ -15,7 +15,7 @@ export default defineTool({
   description:
     'Animates a person in a still image. Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
   input: {
-    prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves at the camera'),
+    prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves'),
     image_url: publicMediaUrl('person image URL'),
     project_id: projectId().optional(),
   },

@@ -34,7 +34,7 @@ export default defineTool({
   description:
     'A product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable — quoted first. Then wait_for_jobs.',
   input: {
-    engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤ 90 s), human (≤ 30 s) or scenes'),
+    engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤90 s), human (≤30 s) or scenes'),
     image_url: publicMediaUrl('product image URL'),
     script: text('v2/human: text-to-speech script').optional(),
     voice_id: voiceId().optional(),
