@@ -109,8 +109,8 @@ describe('README facts', () => {
     const rules: { what: string; re: RegExp; check: (m: RegExpExecArray) => void }[] = [
       {
         what: 'the Node.js the server needs (src/node-version.ts)',
-        re: /\b(\d+)\.(\d+) or newer/g,
-        check: (m) => expect([int(m[1]!), int(m[2]!)]).toEqual([...MIN_NODE]),
+        re: /\b(\d+)\.(\d+) or newer|≥ (\d+)\.(\d+)/g,
+        check: (m) => expect([int((m[1] ?? m[3])!), int((m[2] ?? m[4])!)]).toEqual([...MIN_NODE]),
       },
       {
         what: "the Node the npm scripts run on (package.json's pinned `node` devDependency)",

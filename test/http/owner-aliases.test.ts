@@ -28,7 +28,10 @@ beforeAll(async () => {
   actorId = (actor.remote as { id: string }).id;
   const model = sc(await a.call('run_model', BILLABLE_EXAMPLES.run_model!.args(f.sim)));
   modelId = (model.remote as { id: string }).id;
-  const up = sc(await a.call('upscale_video', BILLABLE_EXAMPLES.upscale_video!.args(f.sim)));
+  // The upscale quote is informational (unbounded): confirmed with its token, as a user would.
+  const upArgs = BILLABLE_EXAMPLES.upscale_video!.args(f.sim);
+  const quoted = sc(await a.call('upscale_video', upArgs));
+  const up = sc(await a.call('upscale_video', { ...upArgs, confirmation_token: quoted.confirmation_token }));
   upscale = up.remote as typeof upscale;
   for (const env of [actor, model, up]) {
     expect(env.status, JSON.stringify(env)).toBe('submitted');

@@ -12,17 +12,21 @@ describe('usageOf, strings under unpublished keys', () => {
     [{ seconds: '30' }],
     [{ reference_image: 'https://cdn.example.com/a.png' }],
     [{ num_frames: 'many' }],
+    [{ numFrames: 'many' }],
     [{ quality: '2' }],
   ])('%j makes the usage unknown (unbounded quote)', (params) => {
     expect(usageOf(params as Record<string, unknown>).ok).toBe(false);
   });
 
-  it.each([[{ style: 'cinematic' }], [{ aspect_ratio: '16:9' }], [{ prompt: 'a cat, 4 legs' }]])(
-    '%j stays a setting',
-    (params) => {
-      expect(usageOf(params as Record<string, unknown>)).toMatchObject({ ok: true });
-    },
-  );
+  it.each([
+    [{ style: 'cinematic' }],
+    [{ aspect_ratio: '16:9' }],
+    [{ prompt: 'a cat, 4 legs' }],
+    [{ negative_prompt: 'no dogs' }],
+    [{ refine: 'on' }],
+  ])('%j stays a setting', (params) => {
+    expect(usageOf(params as Record<string, unknown>)).toMatchObject({ ok: true });
+  });
 
   it('a published string param is a setting even when numeric', () => {
     expect(usageOf({ quality: '2' }, {}, new Set(['quality']))).toMatchObject({

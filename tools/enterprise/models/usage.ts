@@ -29,8 +29,11 @@ const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
  * A key that may name a count or media (`images`, `reference_image`, `num_frames`…): on a key no published
  * schema declares, its string value is not known to be price-neutral.
  */
-const COUNT_OR_MEDIA_KEY =
-  /(?:^|[_A-Z])(?:num|n|count|images?|outputs?|videos?|samples?|frames?|audios?|refs?|references?)(?:$|[_A-Z])/i;
+const COUNT_OR_MEDIA_WORD =
+  /(?:^|_)(?:num|n|count|images?|outputs?|videos?|samples?|frames?|audios?|refs?|references?)(?:$|_)/;
+/** `numImages` → `num_images`, then a whole-word test (a case-blind test would find "n" in "negative_prompt"). */
+const isCountOrMediaKey = (key: string) =>
+  COUNT_OR_MEDIA_WORD.test(key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
 /** Numbers no price reads: a random seed picks among outputs, it does not change what is made. */
 const PRICE_NEUTRAL_NUMBERS = new Set(['seed']);
 
@@ -75,7 +78,7 @@ export function usageOf(
     if (typeof value === 'string') {
       // Fail closed (issue 18 review): `"4"` under an unpublished key may be read as 4 outputs or seconds, and
       // `reference_image: "…"` may be media; neither is a price-neutral setting.
-      if (!known.has(key) && (NUMERIC_TEXT.test(value) || COUNT_OR_MEDIA_KEY.test(key))) {
+      if (!known.has(key) && (NUMERIC_TEXT.test(value) || isCountOrMediaKey(key))) {
         return { ok: false, reason: `params.${key}: its effect on the price is not published` };
       }
       settings[key] = value;
