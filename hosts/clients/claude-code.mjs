@@ -1,0 +1,50 @@
+/**
+ * Claude Code (`@anthropic-ai/claude-code`, a native binary) headless: `claude -p PROMPT`.
+ * Model: ANTHROPIC_BASE_URL + any ANTHROPIC_API_KEY → the stand-in speaks Anthropic Messages (SSE).
+ * Server: user scope (`~/.claude.json` `mcpServers`, what `claude mcp add --scope user` writes: no project
+ * approval prompt); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
+ * (root cannot use --dangerously-skip-permissions). Tools are offered as `mcp__genplat__<tool>`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const host = {
+  id: 'claude-code',
+  name: 'Claude Code',
+  pkg: '@anthropic-ai/claude-code',
+  bin: 'claude',
+  transports: ['stdio', 'http'],
+  toolName: (base) => `mcp__genplat__${base}`,
+
+  /**
+   * Writes the host's config for our server under `home` (stand-in for `genplat-mcp install claude-code
+   * --config <home>`, being written separately; replace this function with that command when it lands).
+   */
+  writeConfig(home, server) {
+    const entry = server.http
+      ? { type: 'http', url: server.http.url, headers: server.http.headers }
+      : { type: 'stdio', command: server.stdio.command, args: server.stdio.args, env: server.stdio.env };
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ hasCompletedOnboarding: true, mcpServers: { genplat: entry } }, null, 2),
+    );
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(
+      join(home, '.claude/settings.json'),
+      JSON.stringify({ permissions: { allow: ['mcp__genplat'] } }, null, 2),
+    );
+  },
+
+  command({ prompt, model }) {
+    return {
+      args: ['-p', prompt, '--output-format', 'text', '--model', 'claude-sonnet-4-5'],
+      env: {
+        ANTHROPIC_BASE_URL: model.origin,
+        ANTHROPIC_API_KEY: 'sk-ant-stand-in',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+      },
+    };
+  },
+};

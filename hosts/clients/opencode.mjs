@@ -1,0 +1,72 @@
+/**
+ * opencode (`opencode-ai`, a native binary) headless: `opencode run PROMPT`.
+ * Model: a provider `standin` (`@ai-sdk/openai-compatible`, loopback `baseURL`) in
+ * `$XDG_CONFIG_HOME/opencode/opencode.json` → the stand-in speaks Chat Completions (SSE).
+ * Server: `mcp.genplat` (`{type: "local", command: [...], environment}` or `{type: "remote", url, headers}`);
+ * tool calls allowed by `permission` (MCP tools are named `genplat_<tool>`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const host = {
+  id: 'opencode',
+  name: 'opencode',
+  pkg: 'opencode-ai',
+  bin: 'opencode',
+  transports: ['stdio', 'http'],
+  toolName: (base) => `genplat_${base}`,
+
+  /** Stand-in for `genplat-mcp install opencode --config <home>` (being written separately). */
+  writeConfig(home, server, { modelOrigin }) {
+    const entry = server.http
+      ? { type: 'remote', url: server.http.url, headers: server.http.headers, enabled: true }
+      : {
+          type: 'local',
+          command: [server.stdio.command, ...server.stdio.args],
+          environment: server.stdio.env,
+          enabled: true,
+        };
+    const dir = join(home, '.config/opencode');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'opencode.json'),
+      JSON.stringify(
+        {
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          model: 'standin/stand-in',
+          small_model: 'standin/stand-in',
+          provider: {
+            standin: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Stand-in',
+              options: { baseURL: `${modelOrigin}/v1`, apiKey: 'stand-in-key' },
+              models: { 'stand-in': { name: 'Stand-in', tool_call: true } },
+            },
+          },
+          mcp: { genplat: entry },
+          permission: { 'genplat_*': 'allow' },
+        },
+        null,
+        2,
+      ),
+    );
+  },
+
+  command({ prompt, home }) {
+    return {
+      args: ['run', '--model', 'standin/stand-in', prompt],
+      env: {
+        XDG_CONFIG_HOME: join(home, '.config'),
+        XDG_DATA_HOME: join(home, '.local/share'),
+        XDG_CACHE_HOME: join(home, '.cache'),
+        XDG_STATE_HOME: join(home, '.local/state'),
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      },
+    };
+  },
+};
