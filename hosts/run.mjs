@@ -48,9 +48,15 @@ if (onlyHosts.some((id) => !HOSTS.some((h) => h.id === id))) {
 }
 readFileSync(ENTRY); // fails early, naming the path, when the server is not built
 const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'expected-failures.json'), 'utf8'));
-const binDir = join(import.meta.dirname, 'node_modules/.bin');
-const version = (pkg) =>
-  JSON.parse(readFileSync(join(import.meta.dirname, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+const modules = join(import.meta.dirname, 'node_modules');
+/** The installed version, or undefined when npm skipped the package (a platform package on another platform). */
+function version(pkg) {
+  try {
+    return JSON.parse(readFileSync(join(modules, pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
 
 const work = mkdtempSync(join(tmpdir(), 'genplat-hosts-'));
 const started = performance.now();
@@ -63,6 +69,11 @@ async function runOne(h, transport) {
   for (const d of [home, cwd]) mkdirSync(d, { recursive: true });
   const r = { host: h.id, name: h.name, version: version(h.pkg), transport, dir };
   const t0 = performance.now();
+  if (!r.version) {
+    r.error = `${h.pkg} is not installed (run npm ci --prefix hosts; on another platform than npm installed for, it is skipped)`;
+    r.seconds = 0;
+    return r;
+  }
   let sim;
   let model;
   let http;
@@ -85,7 +96,7 @@ async function runOne(h, transport) {
     }
     h.writeConfig(home, server, { cwd, modelOrigin: model.origin });
     const cmd = h.command({ prompt: PROMPT, model, home, server });
-    const out = await runHost(join(binDir, h.bin), cmd.args, {
+    const out = await runHost(join(modules, h.bin), cmd.args, {
       cwd,
       env: {
         PATH: `${dirname(NODE)}:/usr/local/bin:/usr/bin:/bin`,
@@ -98,7 +109,6 @@ async function runOne(h, transport) {
       },
       log: join(dir, 'host.log'),
     });
-    mkdirSync(join(dir, 'tmp'), { recursive: true });
     const rec = model.record;
     r.exit = out.code;
     r.timedOut = out.timedOut;

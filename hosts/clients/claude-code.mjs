@@ -12,7 +12,7 @@ export const host = {
   id: 'claude-code',
   name: 'Claude Code',
   pkg: '@anthropic-ai/claude-code',
-  bin: 'claude',
+  bin: '.bin/claude',
   transports: ['stdio', 'http'],
   toolName: (base) => `mcp__genplat__${base}`,
 

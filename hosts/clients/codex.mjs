@@ -18,7 +18,7 @@ export const host = {
   id: 'codex',
   name: 'Codex',
   pkg: '@openai/codex',
-  bin: 'codex',
+  bin: '.bin/codex',
   transports: ['stdio', 'http'],
   toolName: (base) => `mcp__genplat__${base}`,
 

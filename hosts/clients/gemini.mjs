@@ -12,7 +12,7 @@ export const host = {
   id: 'gemini',
   name: 'Gemini CLI',
   pkg: '@google/gemini-cli',
-  bin: 'gemini',
+  bin: '.bin/gemini',
   transports: ['stdio', 'http'],
   toolName: (base) => `mcp_genplat_${base}`,
 

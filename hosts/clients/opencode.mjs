@@ -1,5 +1,6 @@
 /**
- * opencode (`opencode-ai`, a native binary) headless: `opencode run PROMPT`.
+ * opencode (a native binary; pinned as `opencode-linux-x64`, the platform package `opencode-ai` would run here:
+ * see the note in hosts/package.json) headless: `opencode run PROMPT`.
  * Model: a provider `standin` (`@ai-sdk/openai-compatible`, loopback `baseURL`) in
  * `$XDG_CONFIG_HOME/opencode/opencode.json` → the stand-in speaks Chat Completions (SSE).
  * Server: `mcp.genplat` (`{type: "local", command: [...], environment}` or `{type: "remote", url, headers}`);
@@ -11,8 +12,8 @@ import { join } from 'node:path';
 export const host = {
   id: 'opencode',
   name: 'opencode',
-  pkg: 'opencode-ai',
-  bin: 'opencode',
+  pkg: 'opencode-linux-x64',
+  bin: 'opencode-linux-x64/bin/opencode',
   transports: ['stdio', 'http'],
   toolName: (base) => `genplat_${base}`,
 
