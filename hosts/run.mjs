@@ -177,10 +177,15 @@ function problemsOf(r, toolNames) {
   r.connected = r.offered.length > 0 && missing.length < want.length;
   r.toolsOk = missing.length === 0;
   r.toolsText = `${want.length - missing.length}/${want.length}`;
-  r.completed = r.outcome === 'completed';
+  // The flow as the model drove it: the quote, then the confirmed call, then waits (a host that skipped or
+  // repeated a step would otherwise still end `completed`).
+  const bases = r.calls.map((c) => toolNames.find((n) => r.hostDef.toolName(n) === c) ?? c);
+  const shape = /^list_avatars create_talking_video create_talking_video( wait_for_jobs)+$/;
+  r.completed = r.outcome === 'completed' && shape.test(bases.join(' '));
+  if (r.outcome === 'completed' && !r.completed) p.push(`calls out of order: ${bases.join(' → ')}`);
   if (!r.connected) p.push(`no tool of ours offered to the model (offered: ${r.offered.join(', ') || 'none'})`);
   else if (!r.toolsOk) p.push(`tools not offered under ${r.hostDef.toolName('<tool>')}: ${missing.join(', ')}`);
-  if (!r.completed)
+  if (r.outcome !== 'completed')
     p.push(`paid flow: ${r.finalText ?? `the model was never asked past ${r.calls?.join(' → ') || 'the start'}`}`);
   if (r.posts !== 1) p.push(`${r.posts} POST /video/generate (want 1)`);
   if (r.timedOut) p.push(`host timed out after ${RUN_TIMEOUT_MS / 1000} s`);
