@@ -40,15 +40,18 @@ export function stop(child) {
   });
 }
 
-/** `genplat-mcp sim --port 0 --reset` in `dir`; `posts()` = POSTs to /video/generate it has logged. */
+/** `genplat-mcp sim --port 0 --reset` in `dir` (its request log also in `dir/sim.log`); `posts()` = POSTs to /video/generate. */
 export async function startSim(dir) {
   mkdirSync(dir, { recursive: true });
   const child = spawn(NODE, [ENTRY, 'sim', '--port', '0', '--state-dir', dir, '--reset'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
+  const file = createWriteStream(join(dir, 'sim.log'));
   child.stderr.setEncoding('utf8').on('data', (c) => {
     log += c;
+    const at = new Date().toISOString();
+    file.write(c.replace(/^(?=.)/gm, `${at} `));
   });
   child.stdout.setEncoding('utf8');
   const m = await waitFor(child.stdout, /^(http\S+)\n(\S+)\n/, 15_000, 'simulator');
