@@ -14,7 +14,7 @@
  *
  *   npm ci --prefix hosts && npm run build && node hosts/run.mjs [host ...] [--transport stdio|http]
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,6 +47,15 @@ if (onlyHosts.some((id) => !HOSTS.some((h) => h.id === id))) {
   process.exit(2);
 }
 readFileSync(ENTRY); // fails early, naming the path, when the server is not built
+// The stand-in's reader against the result shapes the pinned hosts send (lib/script.test.mjs), before any host runs.
+const selfTest = spawnSync(process.execPath, ['--test', join(import.meta.dirname, 'lib/script.test.mjs')], {
+  encoding: 'utf8',
+});
+if (selfTest.status !== 0) {
+  console.log(selfTest.stdout, selfTest.stderr);
+  console.log("hosts: the stand-in model's own test failed (hosts/lib/script.test.mjs)");
+  process.exit(1);
+}
 const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'expected-failures.json'), 'utf8'));
 const modules = join(import.meta.dirname, 'node_modules');
 /** The installed version, or undefined when npm skipped the package (a platform package on another platform). */
