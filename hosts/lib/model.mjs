@@ -39,8 +39,12 @@ export async function startModel({ label, logFile, dumpDir }) {
   });
 
   /** One turn: the next step from this request's tools + history; records it. */
+  /** Keeps the longest tool list a request offered (the report shows it when ours are missing). */
+  const see = (offered) => {
+    if (offered.length > record.offered.length) record.offered = offered;
+  };
   function turn(offered, history, kind) {
-    if (record.offered.length === 0 || offered.length > record.offered.length) record.offered = offered;
+    see(offered);
     record.turns++;
     const step = nextStep(offered, history, label);
     if (step.call) {
@@ -108,7 +112,7 @@ export async function startModel({ label, logFile, dumpDir }) {
       }
       const flow = FLOW_TOOLS.map((t) => offeredName(offered, t));
       const search = (query) => {
-        if (record.offered.length === 0 || offered.length > record.offered.length) record.offered = offered;
+        see(offered);
         record.turns++;
         record.toolSearches = [...(record.toolSearches ?? []), query];
         log(`anthropic turn ${record.turns}: call ToolSearch ${query}`);
@@ -121,6 +125,7 @@ export async function startModel({ label, logFile, dumpDir }) {
         step = search(flow.every(Boolean) ? `select:${flow.join(',')}` : '+genplat avatars talking video jobs');
       } else step = turn(offered, history, 'anthropic');
     } else {
+      see(offered);
       other('anthropic', `no flow tools: ${offered.join(', ')}`);
       step = { text: 'OK' };
     }
@@ -187,6 +192,7 @@ export async function startModel({ label, logFile, dumpDir }) {
     } else {
       const schema = body.generationConfig?.responseJsonSchema ?? body.generationConfig?.responseSchema;
       const text = schema ? JSON.stringify(fill(schema)) : 'OK';
+      see(offered);
       other('gemini', `no flow tools, ${schema ? `JSON ${text}` : 'text'}`);
       parts = [{ text }];
     }
@@ -219,6 +225,7 @@ export async function startModel({ label, logFile, dumpDir }) {
       }
       step = turn(offered, history, 'responses');
     } else {
+      see(offered);
       other('responses', `no flow tools: ${offered.join(', ')}`);
       step = { text: 'OK' };
     }
@@ -283,6 +290,7 @@ export async function startModel({ label, logFile, dumpDir }) {
       }
       step = turn(offered, history, 'chat');
     } else {
+      see(offered);
       other('chat', `no flow tools: ${offered.join(', ')}`);
       step = { text: 'Stand-in title' };
     }
