@@ -12,7 +12,9 @@
  * A run that fails for a reason outside our reach is listed in expected-failures.json (host/transport, the
  * error text it must show, why); it then does not fail the suite, and an entry that no longer fails is stale.
  *
- *   npm ci --prefix hosts && npm run build && node hosts/run.mjs [host ...] [--transport stdio|http]
+ *   npm ci --prefix hosts && npm run build && node hosts/run.mjs [host ...] [--transport stdio|http] [--keep]
+ * `--keep` keeps every run dir and dumps each request the stand-in model got (a failed run's dir is always kept).
+ * Docs: docs/hosts-ci.md.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,10 @@ const keep = args.includes('--keep');
 const chosen = onlyHosts.length ? HOSTS.filter((h) => onlyHosts.includes(h.id)) : HOSTS;
 if (onlyHosts.some((id) => !HOSTS.some((h) => h.id === id))) {
   console.error(`unknown host; known: ${HOSTS.map((h) => h.id).join(', ')}`);
+  process.exit(2);
+}
+if (onlyTransport !== undefined && !['stdio', 'http'].includes(onlyTransport)) {
+  console.error('--transport takes stdio or http');
   process.exit(2);
 }
 readFileSync(ENTRY); // fails early, naming the path, when the server is not built
