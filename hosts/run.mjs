@@ -109,7 +109,10 @@ async function runOne(h, transport) {
       // Absolute paths: the pinned Node 22 and the built entry (a host's own PATH may start with an older node).
       server = { stdio: { command: NODE, args: [ENTRY], env } };
     }
-    h.writeConfig(home, server, { cwd, modelOrigin: model.origin });
+    // The suite's own settings (the stand-in model) first, then our server added to them: installServer is the
+    // part `genplat-mcp install <host> --config <home>` will take over.
+    h.writeModelConfig(home, model.origin);
+    h.installServer(home, server, { cwd });
     const cmd = h.command({ prompt: PROMPT, model, home, server });
     const out = await runHost(join(modules, h.bin), cmd.args, {
       cwd,

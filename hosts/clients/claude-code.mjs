@@ -5,7 +5,7 @@
  * approval prompt); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
  * (root cannot use --dangerously-skip-permissions). Tools are offered as `mcp__genplat__<tool>`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const host = {
@@ -16,18 +16,25 @@ export const host = {
   transports: ['stdio', 'http'],
   toolName: (base) => `mcp__genplat__${base}`,
 
+  /** The suite's part of `~/.claude.json` (onboarding done); the model comes from the environment. */
+  writeModelConfig(home) {
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true }, null, 2));
+  },
+
   /**
-   * Writes the host's config for our server under `home` (stand-in for `genplat-mcp install claude-code
-   * --config <home>`, being written separately; replace this function with that command when it lands).
+   * Adds our server at user scope and allows its tools: what `genplat-mcp install claude-code --config <home>`
+   * will do (being written separately; replace this function with that command when it lands).
    */
-  writeConfig(home, server) {
-    const entry = server.http
-      ? { type: 'http', url: server.http.url, headers: server.http.headers }
-      : { type: 'stdio', command: server.stdio.command, args: server.stdio.args, env: server.stdio.env };
-    writeFileSync(
-      join(home, '.claude.json'),
-      JSON.stringify({ hasCompletedOnboarding: true, mcpServers: { genplat: entry } }, null, 2),
-    );
+  installServer(home, server) {
+    const file = join(home, '.claude.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    config.mcpServers = {
+      ...config.mcpServers,
+      genplat: server.http
+        ? { type: 'http', url: server.http.url, headers: server.http.headers }
+        : { type: 'stdio', command: server.stdio.command, args: server.stdio.args, env: server.stdio.env },
+    };
+    writeFileSync(file, JSON.stringify(config, null, 2));
     mkdirSync(join(home, '.claude'), { recursive: true });
     writeFileSync(
       join(home, '.claude/settings.json'),

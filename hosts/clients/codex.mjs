@@ -4,7 +4,7 @@
  * (SSE). Server: `[mcp_servers.genplat]` (stdio: command/args/env; HTTP: `url` + `bearer_token_env_var`);
  * `codex exec` refuses MCP tool calls until `default_tools_approval_mode = "approve"` is set for the server.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const toml = (v) => JSON.stringify(v); // TOML basic strings and arrays of them read like JSON ones
@@ -22,10 +22,9 @@ export const host = {
   transports: ['stdio', 'http'],
   toolName: (base) => `mcp__genplat__${base}`,
 
-  /** Stand-in for `genplat-mcp install codex --config <home>` (being written separately). */
-  writeConfig(home, server, { modelOrigin }) {
-    const dir = join(home, '.codex');
-    mkdirSync(dir, { recursive: true });
+  /** The stand-in model as Codex's provider: the suite's part of `config.toml`, written first. */
+  writeModelConfig(home, modelOrigin) {
+    mkdirSync(join(home, '.codex'), { recursive: true });
     const lines = [
       'model = "stand-in"',
       'model_provider = "standin"',
@@ -36,8 +35,16 @@ export const host = {
       'env_key = "STANDIN_API_KEY"',
       'wire_api = "responses"',
       '',
-      '[mcp_servers.genplat]',
     ];
+    writeFileSync(join(home, '.codex/config.toml'), lines.join('\n'));
+  },
+
+  /**
+   * Adds our server to the config under `home`: what `genplat-mcp install codex --config <home>` will do (being
+   * written separately; replace this function with that command when it lands).
+   */
+  installServer(home, server) {
+    const lines = ['[mcp_servers.genplat]'];
     if (server.http) {
       lines.push(`url = ${toml(server.http.url)}`, `bearer_token_env_var = ${toml(TOKEN_VAR)}`);
     } else {
@@ -48,7 +55,7 @@ export const host = {
       );
     }
     lines.push('default_tools_approval_mode = "approve"', 'tool_timeout_sec = 60', '');
-    writeFileSync(join(dir, 'config.toml'), lines.join('\n'));
+    appendFileSync(join(home, '.codex/config.toml'), lines.join('\n'));
   },
 
   command({ prompt, home, server }) {

@@ -5,7 +5,7 @@
  * the model otherwise, and trust also skips the per-call confirmation); the work folder is trusted in
  * `~/.gemini/trustedFolders.json` (servers are disabled in an untrusted folder).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const host = {
@@ -16,25 +16,31 @@ export const host = {
   transports: ['stdio', 'http'],
   toolName: (base) => `mcp_genplat_${base}`,
 
-  /** Stand-in for `genplat-mcp install gemini --config <home>` (being written separately). */
-  writeConfig(home, server, { cwd }) {
-    const entry = server.http
-      ? { httpUrl: server.http.url, headers: server.http.headers, trust: true }
-      : { command: server.stdio.command, args: server.stdio.args, env: server.stdio.env, trust: true };
+  /** The suite's part of `~/.gemini/settings.json` (API-key auth, no update checks), written first. */
+  writeModelConfig(home) {
     mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(
-      join(home, '.gemini/settings.json'),
-      JSON.stringify(
-        {
-          mcpServers: { genplat: entry },
-          security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } },
-          privacy: { usageStatisticsEnabled: false },
-          general: { disableAutoUpdate: true, disableUpdateNag: true },
-        },
-        null,
-        2,
-      ),
-    );
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    };
+    writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify(settings, null, 2));
+  },
+
+  /**
+   * Adds our server, trusted, to the settings under `home`, and trusts the project folder: what `genplat-mcp
+   * install gemini --config <home>` will do (being written separately; replace this function with it when it lands).
+   */
+  installServer(home, server, { cwd }) {
+    const file = join(home, '.gemini/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    settings.mcpServers = {
+      ...settings.mcpServers,
+      genplat: server.http
+        ? { httpUrl: server.http.url, headers: server.http.headers, trust: true }
+        : { command: server.stdio.command, args: server.stdio.args, env: server.stdio.env, trust: true },
+    };
+    writeFileSync(file, JSON.stringify(settings, null, 2));
     writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [cwd]: 'TRUST_FOLDER' }, null, 2));
   },
 

@@ -6,7 +6,7 @@
  * Server: `mcp.genplat` (`{type: "local", command: [...], environment}` or `{type: "remote", url, headers}`);
  * tool calls allowed by `permission` (MCP tools are named `genplat_<tool>`).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const host = {
@@ -17,42 +17,48 @@ export const host = {
   transports: ['stdio', 'http'],
   toolName: (base) => `genplat_${base}`,
 
-  /** Stand-in for `genplat-mcp install opencode --config <home>` (being written separately). */
-  writeConfig(home, server, { modelOrigin }) {
-    const entry = server.http
-      ? { type: 'remote', url: server.http.url, headers: server.http.headers, enabled: true }
-      : {
-          type: 'local',
-          command: [server.stdio.command, ...server.stdio.args],
-          environment: server.stdio.env,
-          enabled: true,
-        };
+  /** The stand-in model as opencode's provider: the suite's part of `opencode.json`, written first. */
+  writeModelConfig(home, modelOrigin) {
     const dir = join(home, '.config/opencode');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'opencode.json'),
-      JSON.stringify(
-        {
-          $schema: 'https://opencode.ai/config.json',
-          autoupdate: false,
-          share: 'disabled',
-          model: 'standin/stand-in',
-          small_model: 'standin/stand-in',
-          provider: {
-            standin: {
-              npm: '@ai-sdk/openai-compatible',
-              name: 'Stand-in',
-              options: { baseURL: `${modelOrigin}/v1`, apiKey: 'stand-in-key' },
-              models: { 'stand-in': { name: 'Stand-in', tool_call: true } },
-            },
-          },
-          mcp: { genplat: entry },
-          permission: { 'genplat_*': 'allow' },
+    const config = {
+      $schema: 'https://opencode.ai/config.json',
+      autoupdate: false,
+      share: 'disabled',
+      model: 'standin/stand-in',
+      small_model: 'standin/stand-in',
+      provider: {
+        standin: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'Stand-in',
+          options: { baseURL: `${modelOrigin}/v1`, apiKey: 'stand-in-key' },
+          models: { 'stand-in': { name: 'Stand-in', tool_call: true } },
         },
-        null,
-        2,
-      ),
-    );
+      },
+    };
+    writeFileSync(join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
+  },
+
+  /**
+   * Adds our server (and the permission for its tools) to the config under `home`: what `genplat-mcp install
+   * opencode --config <home>` will do (being written separately; replace this function with it when it lands).
+   */
+  installServer(home, server) {
+    const file = join(home, '.config/opencode/opencode.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    config.mcp = {
+      ...config.mcp,
+      genplat: server.http
+        ? { type: 'remote', url: server.http.url, headers: server.http.headers, enabled: true }
+        : {
+            type: 'local',
+            command: [server.stdio.command, ...server.stdio.args],
+            environment: server.stdio.env,
+            enabled: true,
+          },
+    };
+    config.permission = { ...config.permission, 'genplat_*': 'allow' };
+    writeFileSync(file, JSON.stringify(config, null, 2));
   },
 
   command({ prompt, home }) {
