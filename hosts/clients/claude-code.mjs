@@ -3,7 +3,8 @@
  * Model: ANTHROPIC_BASE_URL + any ANTHROPIC_API_KEY → the stand-in speaks Anthropic Messages (SSE).
  * Server: user scope (`~/.claude.json` `mcpServers`, what `claude mcp add --scope user` writes: no project
  * approval prompt); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
- * (root cannot use --dangerously-skip-permissions). Tools are offered as `mcp__genplat__<tool>`.
+ * (root cannot use --dangerously-skip-permissions). Tools are offered as `mcp__genplat__<tool>`, deferred: names
+ * only, their schemas fetched through ToolSearch (the stand-in does, lib/model.mjs).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

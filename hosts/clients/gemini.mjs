@@ -3,7 +3,7 @@
  * Model: GOOGLE_GEMINI_BASE_URL + any GEMINI_API_KEY → the stand-in speaks Gemini streamGenerateContent (SSE).
  * Server: `~/.gemini/settings.json` `mcpServers.genplat` with `"trust": true` (in `-p` no MCP tool is offered to
  * the model otherwise, and trust also skips the per-call confirmation); the work folder is trusted in
- * `~/.gemini/trustedFolders.json` (servers are disabled in an untrusted folder).
+ * `~/.gemini/trustedFolders.json` (servers are disabled in an untrusted folder). Tools: `mcp_genplat_<tool>`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
