@@ -9,7 +9,7 @@
  * expected-warnings.json does not list, or an entry there that no warning matched (stale).
  *
  *   npm ci --prefix compat && npm run build && node_modules/.bin/node compat/run.mjs [--readme] [client ...]
- * `--readme` writes the table into README.md between the compat markers.
+ * `--readme` writes the table into docs/figures.md between the compat markers (the flag keeps its old name).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,10 +109,10 @@ writeFileSync(
   `${JSON.stringify({ node: process.version, seconds: total, results }, null, 2)}\n`,
 );
 if (writeReadme) {
-  const readme = join(ROOT, 'README.md');
+  const readme = join(ROOT, 'docs', 'figures.md');
   const text = readFileSync(readme, 'utf8');
   const re = /(<!-- compat:start -->\n)[\s\S]*?(<!-- compat:end -->)/;
-  if (!re.test(text)) throw new Error('README.md has no <!-- compat:start --> … <!-- compat:end --> block');
+  if (!re.test(text)) throw new Error('docs/figures.md has no <!-- compat:start --> … <!-- compat:end --> block');
   writeFileSync(readme, text.replace(re, `$1${table}\n$2`));
 }
 process.exitCode = failed.length > 0 ? 1 : 0;

@@ -55,11 +55,6 @@ export async function modelIds(deps: ModelResourceDeps): Promise<string[]> {
   return ids;
 }
 
-/** Resource URIs for `resources/list` (one per catalog model). */
-export async function listModelResources(deps: ModelResourceDeps): Promise<{ uri: string; name: string }[]> {
-  return (await deps.catalog.models()).map((e) => ({ uri: modelUri(e.model), name: e.model }));
-}
-
 /** The template variable, percent-decoded (the SDK hands it over as it appeared in the URI). */
 function modelVariable(vars: Parameters<typeof variable>[0]): string {
   const raw = variable(vars, 'model');
@@ -86,7 +81,9 @@ export default [
     title: 'One model: params schema and rules',
     description:
       "One model's params as JSON Schema, with rules, price and webhook support: what run_model's params must hold.",
-    list: (deps) => listModelResources(deps),
+    // No `list`: resources/list is part of a host's connect-time listing, and one entry per catalog model meant
+    // a platform read (and the HTTP client loaded) before the first tool call (issue 20 item 7). The models are
+    // found through genplat://models, list_models and this template's completion, each read when asked.
     complete: { model: (deps) => modelIds(deps) },
     read: (deps, _uri, vars) => readModel(deps, modelVariable(vars)),
   }),

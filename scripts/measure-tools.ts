@@ -18,6 +18,9 @@ import { createLogger } from '../src/log.js';
 import { buildServer } from '../src/server.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 
+/** The model-facing tools/list budget, all toolsets (issue 6 target; asserted by test/invariants/tools-list-budget.test.ts). */
+export const TOOLS_LIST_BUDGET_TOKENS = 4_000;
+
 /** Client capabilities of a host that renders MCP Apps (the `io.modelcontextprotocol/ui` extension). */
 export const APPS_CLIENT = {
   extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },

@@ -1,9 +1,9 @@
 /**
- * The configuration reference, one row per setting. The README's config table is generated from this
+ * The configuration reference, one row per setting. The config table (docs/configuration.md) is generated from this
  * (scripts/generate-docs.ts) and checked in CI, so the docs cannot drift from what `config.ts` reads; `--help`
  * (src/cli-help.ts) prints the same rows.
  */
-import type { Command } from './config.js';
+import { COMMANDS, type Command } from './config.js';
 
 export interface ConfigDoc {
   env: string;
@@ -60,7 +60,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_USER_MAX_CREDITS_PER_DAY',
     meaning:
-      "HTTP mode: each caller's own ceiling per UTC day, displayed credits, counted like the account's and enforced in the same store transaction. The account ceiling still applies on top. See Budgets and audit.",
+      "HTTP mode: each caller's own ceiling per UTC day, displayed credits, counted like the account's and enforced in the same store transaction. The account ceiling still applies on top. See docs/teams-and-oauth.md.",
     default: 'unset: no per-user limit (only the account ceiling)',
   },
   {
@@ -79,7 +79,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     env: 'GENPLAT_STATE_DIR',
     flag: '--state-dir',
     meaning:
-      'The SQLite job store `genplat.db` (jobs, used token nonces, consent key; see Storage). Sandbox state goes in its `sandbox/` subfolder.',
+      'The SQLite job store `genplat.db` (jobs, used token nonces, consent key; docs/storage.md). Sandbox state goes in its `sandbox/` subfolder.',
     default:
       'OS data dir (`~/.local/share/genplat-mcp`, `~/Library/Application Support/genplat-mcp`, `%LOCALAPPDATA%\\genplat-mcp`)',
   },
@@ -256,8 +256,8 @@ export interface CliDoc {
 }
 
 export const CLI_DOCS: CliDoc[] = [
-  { flag: '--help', commands: ['serve', 'sim', 'doctor', 'audit', 'db'], meaning: 'Print this help and exit.' },
-  { flag: '--version', commands: ['serve', 'sim', 'doctor', 'audit', 'db'], meaning: 'Print the version and exit.' },
+  { flag: '--help', commands: COMMANDS, meaning: 'Print this help and exit.' },
+  { flag: '--version', commands: COMMANDS, meaning: 'Print the version and exit.' },
   {
     flag: '--port',
     commands: ['sim'],
@@ -299,5 +299,48 @@ export const CLI_DOCS: CliDoc[] = [
     commands: ['audit'],
     meaning: 'Only this caller id (as shown in list_jobs `spend.you.caller`).',
     default: 'every caller',
+  },
+  {
+    flag: '--sandbox',
+    commands: ['audit'],
+    meaning: "Export the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
+    default: 'off: the real store',
+  },
+  {
+    flag: '--sandbox',
+    commands: ['install'],
+    meaning: 'Write the entry `genplat-sandbox` that starts the server with --sandbox (no key, no credits).',
+    default: 'off: the entry `genplat` for the real platform (needs GENPLAT_BASE_URL)',
+  },
+  {
+    flag: '--print',
+    commands: ['install'],
+    meaning: 'Print the entry for the host and write nothing (the key is never printed).',
+  },
+  {
+    flag: '--node',
+    commands: ['install'],
+    meaning: 'The Node.js (>= 22.13) the host starts the server with.',
+    default: "the one running install when new enough, else this checkout's pinned one (node_modules/node/bin/node)",
+  },
+  {
+    flag: '--config',
+    commands: ['install'],
+    meaning: "The config file to merge into instead of the host's user config (never one inside this checkout).",
+    default: "the host's user config (docs/hosts.md)",
+  },
+  {
+    flag: '--trust',
+    commands: ['install'],
+    meaning:
+      'Let the host run this server\'s tools without its own per-call prompt (Gemini `trust: true`, needed for `gemini -p`; Codex `default_tools_approval_mode = "approve"`, needed for `codex exec`). The server still asks before spending credits.',
+    default: 'off',
+  },
+  {
+    flag: '--headless',
+    commands: ['install'],
+    meaning:
+      'Set GENPLAT_ELICITATION=off in the entry, for hosts run headless (`claude -p`, `codex exec`), which answer consent forms themselves: paid calls then ask with a confirmation token.',
+    default: 'off',
   },
 ];

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
+import { HOSTS, type HostId } from './install/hosts.js';
 import { PAID_STEPS, type PaidStep } from './kill-steps.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
@@ -247,10 +248,10 @@ const EnvSchema = z.object({
 type Env = z.output<typeof EnvSchema>;
 
 /**
- * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`) and `db` (`db migrate`,
- * `db grant ROLE`) are positionals.
+ * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `db` (`db migrate`,
+ * `db grant ROLE`) and `install` (`install <host>`) are positionals.
  */
-export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db'] as const;
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
@@ -271,7 +272,7 @@ export interface FlagSpec {
  * flags because it checks the configuration the server would run with.
  */
 export const CLI_FLAGS = {
-  sandbox: { type: 'boolean', commands: SERVE_LIKE },
+  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: SERVE_LIKE },
@@ -285,6 +286,12 @@ export const CLI_FLAGS = {
   format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
   since: { type: 'string', value: 'ISO', commands: ['audit'] },
   user: { type: 'string', value: 'ID', commands: ['audit'] },
+  // `install <host>` (src/install/cli.ts).
+  print: { type: 'boolean', commands: ['install'] },
+  node: { type: 'string', value: 'PATH', commands: ['install'] },
+  config: { type: 'string', value: 'PATH', commands: ['install'] },
+  trust: { type: 'boolean', commands: ['install'] },
+  headless: { type: 'boolean', commands: ['install'] },
   help: { type: 'boolean', short: 'h', commands: EVERY },
   version: { type: 'boolean', commands: EVERY },
 } as const satisfies Record<string, FlagSpec>;
@@ -304,6 +311,8 @@ export interface CliArgs {
   audit?: AuditArgs | undefined;
   /** `db migrate` / `db grant ROLE` only (src/store/db-cli.ts). */
   db?: DbArgs | undefined;
+  /** `install <host>` only (src/install/cli.ts). */
+  install?: InstallArgs | undefined;
   sandbox: boolean;
   readOnly: boolean;
   http: boolean;
@@ -352,10 +361,10 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
     throw new ConfigurationError([
-      `unknown command "${word}": use no command, "sim", "doctor", "audit export" or "db migrate"${hint}`,
+      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate" or "install <host>"${hint}`,
     ]);
   }
   const command = word;
@@ -369,6 +378,17 @@ export function parseCli(argv: string[]): CliArgs {
       ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
       : undefined;
   const db = command === 'db' && !bool('help') && !bool('version') ? parseDbArgs(positionals.slice(1)) : undefined;
+  const install =
+    command === 'install' && !bool('help') && !bool('version')
+      ? parseInstallArgs(positionals.slice(1), {
+          sandbox: bool('sandbox'),
+          print: bool('print'),
+          trust: bool('trust'),
+          headless: bool('headless'),
+          node: str('node'),
+          config: str('config'),
+        })
+      : undefined;
   let port: number | undefined;
   const rawPort = str('port');
   if (rawPort !== undefined) {
@@ -382,6 +402,7 @@ export function parseCli(argv: string[]): CliArgs {
     command,
     ...(audit ? { audit } : {}),
     ...(db ? { db } : {}),
+    ...(install ? { install } : {}),
     sandbox: bool('sandbox'),
     readOnly: bool('read-only'),
     http: bool('http'),
@@ -403,6 +424,36 @@ function parseDbArgs(rest: string[]): DbArgs {
   if (rest.length === 1 && rest[0] === 'migrate') return { action: 'migrate' };
   if (rest.length === 2 && rest[0] === 'grant' && rest[1]?.trim()) return { action: 'grant', role: rest[1].trim() };
   throw new ConfigurationError(['use "genplat-mcp db migrate" or "genplat-mcp db grant <runtime role>"']);
+}
+
+/** `genplat-mcp install <host>` (src/install/cli.ts, docs/hosts.md). */
+export interface InstallArgs {
+  host: HostId;
+  sandbox: boolean;
+  /** Show the entry only; write nothing. */
+  print: boolean;
+  /** `--trust`: the host runs our tools without its own prompt (Gemini `trust`, Codex approval mode). */
+  trust: boolean;
+  /** `--headless`: GENPLAT_ELICITATION=off in the entry (`claude -p`, `codex exec` answer forms themselves). */
+  headless: boolean;
+  node?: string | undefined;
+  /** The config file to write instead of the host's own. */
+  config?: string | undefined;
+}
+
+function parseInstallArgs(rest: string[], flags: Omit<InstallArgs, 'host'>): InstallArgs {
+  const [host, ...extra] = rest;
+  const isHost = (h: string | undefined): h is HostId => (HOSTS as readonly string[]).includes(h ?? '');
+  if (!isHost(host) || extra.length > 0) {
+    const guess = host && !isHost(host) ? closest(host, HOSTS) : undefined;
+    throw new ConfigurationError([
+      `use "genplat-mcp install <host>" with one of: ${HOSTS.join(', ')}${host && !isHost(host) ? ` (got "${host}"${guess ? `; did you mean "${guess}"?` : ''})` : ''}`,
+    ]);
+  }
+  for (const f of ['node', 'config'] as const) {
+    if (flags[f] !== undefined && flags[f].trim() === '') throw new ConfigurationError([`--${f} must name a path`]);
+  }
+  return { host, ...flags };
 }
 
 /** `genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]`. */

@@ -6,9 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createPlatformClient } from './client/index.js';
-import { type Config, loadConfig, parseCli } from './config.js';
+import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import {
   ApiError,
   AuthenticationError,
@@ -21,6 +22,7 @@ import {
   TimeoutError,
 } from './errors.js';
 import { createLogger, redact } from './log.js';
+import { nodeVersionProblem } from './node-version.js';
 import { type Simulator, startSimulator } from './sim/index.js';
 import { openConfiguredStore, SCHEMA_VERSION, type StoreRole } from './store/index.js';
 
@@ -84,19 +86,26 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   };
 
   out('genplat-mcp doctor');
-  line('info', `Node ${process.versions.node}`);
-  if (Number(process.versions.node.split('.')[0]) < 20)
-    line('fail', 'Node 20 or newer is required', 'Install Node 20+.');
+  const nodeProblem = nodeVersionProblem(process.version);
+  if (nodeProblem)
+    line(
+      'fail',
+      `Node ${process.versions.node} at ${process.execPath} is too old`,
+      `${nodeProblem.replace(/^genplat-mcp needs/, 'The server needs')} \`genplat-mcp install <host>\` writes an absolute path to a new enough node into a host's config.`,
+    );
+  else line('ok', `Node ${process.versions.node} at ${process.execPath}`);
 
   let config: Config;
+  let cli: CliArgs;
   try {
-    config = loadConfig(parseCli(opts.argv.filter((a) => a !== 'doctor')), opts.env);
+    cli = parseCli(opts.argv.filter((a) => a !== 'doctor'));
+    config = loadConfig(cli, opts.env);
   } catch (err) {
     const problems =
       err instanceof ConfigurationError ? err.problems : [err instanceof Error ? err.message : String(err)];
     for (const p of problems) line('fail', `config: ${p}`);
     line('info', 'state dir, base URL and key checks skipped until the configuration loads');
-    out('Fix the lines marked ✗ (see the configuration table in the README), then run doctor again.');
+    out('Fix the lines marked ✗ (see docs/configuration.md), then run doctor again.');
     return 1;
   }
   line('ok', 'configuration loads');
@@ -110,14 +119,11 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     'info',
     `confirmation ${config.confirm.mode === 'above' ? `above ${config.confirm.credits} credits` : config.confirm.mode}; ceilings ${config.maxCreditsPerCall} per call, ${config.maxCreditsPerDay} per day`,
   );
-  if (config.http.tokens.length > 0) {
-    line(
-      'info',
-      `HTTP mode: ${config.http.tokens.length} bearer token(s) set; binds ${config.http.host}:${config.http.port}`,
-    );
-  }
-  if (config.oauth) {
-    line('info', `HTTP mode: OAuth sign-in from ${config.oauth.issuer} for ${config.oauth.resource}`);
+  if (cli.http) await checkHttp(config, line);
+  else {
+    line('info', 'mode: stdio (add --http to check the HTTP mode)');
+    if (config.http.tokens.length > 0)
+      line('info', `GENPLAT_HTTP_TOKEN: ${config.http.tokens.length} token(s) set (used with --http only)`);
   }
 
   await checkStateDir(config.stateDir, line);
@@ -143,6 +149,39 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
 }
 
 type Line = (mark: Mark, text: string, fix?: string) => void;
+
+/** `--http`: the server refuses to start without a token or OAuth, and cannot serve on a port already taken. */
+async function checkHttp(config: Config, line: Line): Promise<void> {
+  const { host, port, tokens } = config.http;
+  if (tokens.length === 0 && !config.oauth) {
+    line(
+      'fail',
+      'HTTP mode: no GENPLAT_HTTP_TOKEN and no OAuth (GENPLAT_OAUTH_ISSUER): the server refuses to start',
+      "Set GENPLAT_HTTP_TOKEN to a random value of 16+ characters (node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\"), one per caller, comma-separated; or configure OAuth (docs/security.md).",
+    );
+  }
+  if (tokens.length > 0) line('ok', `HTTP mode: ${tokens.length} bearer token(s) set`);
+  if (config.oauth) line('ok', `HTTP mode: OAuth sign-in from ${config.oauth.issuer} for ${config.oauth.resource}`);
+  const problem = await portProblem(host, port);
+  if (problem)
+    line(
+      'fail',
+      `HTTP mode: cannot listen on ${host}:${port} (${problem})`,
+      problem === 'EADDRINUSE'
+        ? `Another process holds the port (\`ss -ltnp | grep :${port}\` or \`lsof -i :${port}\` names it): stop it, or pick another with --port / GENPLAT_HTTP_PORT.`
+        : 'Pick another --port / GENPLAT_HTTP_PORT (below 1024 needs privileges) or --host / GENPLAT_HTTP_HOST.',
+    );
+  else line('ok', `HTTP mode: ${host}:${port} is free`);
+}
+
+/** Listens on `host:port` for a moment: the error code when the server could not, else undefined. */
+function portProblem(host: string, port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
+}
 
 async function checkStateDir(dir: string, line: Line): Promise<void> {
   try {

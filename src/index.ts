@@ -12,6 +12,7 @@ import { ConfigurationError } from './errors.js';
 import { setTrustedMediaOrigins } from './guards/url.js';
 import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
+import { startedByNpm, watchParent } from './parent-watch.js';
 import { buildServer } from './server.js';
 import type { Simulator } from './sim/index.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
@@ -84,8 +85,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     }
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
   void conn.closed.then(() => shutdown('stdin closed'));
 }
 
@@ -98,6 +98,11 @@ async function main(): Promise<void> {
     const { helpText, packageVersion } = await import('./cli-help.js');
     process.stdout.write(cli.help ? helpText(cli.command) : `${packageVersion()}\n`);
     return;
+  }
+  // `install` writes a host's config; it needs no configuration (and may run on an old Node: node-gate.ts).
+  if (cli.command === 'install' && cli.install) {
+    const { runInstall } = await import('./install/cli.js');
+    process.exit(runInstall(cli.install, { env: process.env }));
   }
   // `doctor` runs before the configuration is loaded: a doctor must run precisely when it is broken.
   if (cli.command === 'doctor') {
@@ -138,9 +143,14 @@ async function main(): Promise<void> {
   if (cli.http) {
     const { serveHttp } = await import('./transports/http-main.js');
     await serveHttp(config, log);
-    return;
+  } else await serve(config, log);
+  // Under npx/npm a SIGTERM to npm's pid never reaches us (src/parent-watch.ts): stop when npm is gone.
+  if (startedByNpm(process.env)) {
+    watchParent(() => {
+      log.info('the npm process that started this server exited');
+      process.kill(process.pid, 'SIGTERM');
+    });
   }
-  await serve(config, log);
 }
 
 main().catch((err: unknown) => {

@@ -6,7 +6,10 @@
 import { nodeVersionProblem } from './node-version.js';
 
 const problem = nodeVersionProblem(process.version);
-if (problem) {
+// `install` is let through: it is how a user whose `node` is old writes a newer one into the host's config
+// (src/install/, which loads nothing that needs Node 22). The first word that is not a flag is the command.
+const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
+if (problem && command !== 'install') {
   process.stderr.write(`${problem}\n`);
   process.exit(1);
 }

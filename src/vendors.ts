@@ -11,7 +11,7 @@ export function vendorName(vendors: VendorMap, letter: VendorLetter, feature: st
   if (!name) {
     throw new ConfigurationError(
       [
-        `${feature} needs the vendor name for <vendor${letter}>, which is not configured. Set GENPLAT_VENDORS=${letter}=<name> (see README, "Vendor names").`,
+        `${feature} needs the vendor name for <vendor${letter}>, which is not configured. Set GENPLAT_VENDORS=${letter}=<name> (see docs/configuration.md).`,
       ],
       'GENPLAT_VENDORS',
     );

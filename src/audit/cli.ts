@@ -1,8 +1,12 @@
 /**
  * `genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]`: the audit trail to stdout, for
  * the operator (not an MCP tool: it lists every caller). Reads the configured store (SQLite state dir or
- * GENPLAT_DATABASE_URL); needs no API key. `--since` keeps calls admitted at or after it.
+ * GENPLAT_DATABASE_URL; `--sandbox`: the sandbox's own store, `<state dir>/sandbox`); needs no API key. `--since`
+ * keeps calls admitted at or after it. A SQLite store that does not exist is named and never created (an empty
+ * export from a new file would look like "no paid calls").
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AuditArgs, Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openConfiguredStore } from '../store/index.js';
@@ -13,7 +17,20 @@ export async function runAuditExport(
   args: AuditArgs,
   log: Logger,
   write: (chunk: string) => void = (c) => process.stdout.write(c),
+  err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
+  if (!config.databaseUrl) {
+    const file = join(config.stateDir, 'genplat.db');
+    if (!existsSync(file)) {
+      const sandboxFile = join(config.sandboxDir, 'genplat.db');
+      const hint =
+        !config.sandbox && existsSync(sandboxFile)
+          ? ` (the sandbox's store is ${sandboxFile}: add --sandbox)`
+          : ' (check --state-dir / GENPLAT_STATE_DIR, or GENPLAT_DATABASE_URL for a PostgreSQL store)';
+      err(`genplat-mcp audit: no store at ${file}${hint}`);
+      return 2;
+    }
+  }
   const store = await openConfiguredStore(config, log);
   try {
     const events = await store.auditEvents({ since: args.since, owner: args.user });

@@ -49,14 +49,24 @@ export function createGate(opts: GateOptions) {
   // An outage fails every request: one line per burst, not one per request.
   const report = burstLogger(opts.log, opts.now);
 
-  const staticRefusal = (): GateVerdict => ({
+  /**
+   * A missing header and a refused token say different things (a host that sent nothing has a config to fix;
+   * one that sent a token has the wrong one). Never the token itself.
+   */
+  const staticRefusal = (authorization: string | undefined): GateVerdict => ({
     ok: false,
     status: 401,
     headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="genplat-mcp"' },
     // JSON-RPC shaped, as the SDK answers, so clients show the message.
     body: JSON.stringify({
       jsonrpc: '2.0',
-      error: { code: -32000, message: 'Unauthorized: send Authorization: Bearer <GENPLAT_HTTP_TOKEN>' },
+      error: {
+        code: -32000,
+        message:
+          bearerValue(authorization) === undefined
+            ? 'Unauthorized: no bearer token; send Authorization: Bearer <GENPLAT_HTTP_TOKEN>'
+            : 'Unauthorized: this bearer token is not one the server accepts (compare it with GENPLAT_HTTP_TOKEN)',
+      },
       id: null,
     }),
   });
@@ -65,7 +75,7 @@ export function createGate(opts: GateOptions) {
   async function check(authorization: string | undefined, path: 'mcp' | 'static'): Promise<GateVerdict> {
     const owner = staticOwner(authorization);
     if (owner) return { ok: true, owner, authInfo: staticAuthInfo(owner, Math.floor(opts.now() / 1000)) };
-    if (!oauth || path === 'static') return staticRefusal();
+    if (!oauth || path === 'static') return staticRefusal(authorization);
     const challenge = { resourceMetadataUrl: metadataUrl, requiredScopes: [...ALL_SCOPES] };
     try {
       const authInfo = await verifyBearerToken(authorization, {

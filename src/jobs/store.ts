@@ -67,7 +67,7 @@ export type NewJobRecord = Pick<
   JobRecord,
   'tool' | 'kind' | 'fingerprint' | 'summary' | 'estimate' | 'consent' | 'owner'
 > &
-  Partial<Pick<JobRecord, 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey'>>;
+  Partial<Pick<JobRecord, 'id' | 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey'>>;
 
 export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
 

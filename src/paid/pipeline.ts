@@ -11,6 +11,7 @@
  * Domain code: no MCP SDK import. The runtime passes the SDK-bound pieces in (the elicitation call, the
  * progress sender inside `ctx`) and turns the result into a `CallToolResult`.
  */
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { BillableToolSpec, ToolContext } from '../define-tool.js';
@@ -133,24 +134,30 @@ export async function runPaidCall(
   const exclusive = spec.billable.exclusive?.(input);
 
   deps.onStep?.('before_admit');
-  const admitted = await deps.jobs.admit(
-    {
-      tool: spec.name,
-      kind,
-      fingerprint: decision.fingerprint,
-      summary,
-      estimate,
-      consent: decision.consent,
-      owner: deps.owner,
-      ...(exclusive ? { exclusiveKey: exclusive.key } : {}),
-    },
-    admitRules(
-      guardDeps,
-      call,
-      decision,
-      exclusive ? { key: exclusive.key, staleBefore: new Date(deps.now() - exclusive.staleAfterMs) } : undefined,
+  // Named in advance: if the store commits the intent but its answer is lost (a connection cut at COMMIT), the
+  // intent is found and released below, instead of blocking the same call as a duplicate for ever.
+  const intentId = randomUUID();
+  const admitted = await admitOrRelease(deps.jobs, intentId, () =>
+    deps.jobs.admit(
+      {
+        id: intentId,
+        tool: spec.name,
+        kind,
+        fingerprint: decision.fingerprint,
+        summary,
+        estimate,
+        consent: decision.consent,
+        owner: deps.owner,
+        ...(exclusive ? { exclusiveKey: exclusive.key } : {}),
+      },
+      admitRules(
+        guardDeps,
+        call,
+        decision,
+        exclusive ? { key: exclusive.key, staleBefore: new Date(deps.now() - exclusive.staleAfterMs) } : undefined,
+      ),
+      evaluateAdmission,
     ),
-    evaluateAdmission,
   );
   if (!admitted.admitted) {
     if (admitted.reason === 'exclusive') return { error: exclusive!.refuse(admitted.record, deps.owner) };
@@ -185,6 +192,33 @@ export async function runPaidCall(
   }
   deps.onStep?.('after_post');
   return settleSubmission(rec, sub, estimate, deps);
+}
+
+/**
+ * `store.admit`, and when it throws: an intent that did commit (its answer was lost) is released as `rejected`
+ * — nothing was sent — so the same call is not refused as its own duplicate (issue 19 review). Then rethrows:
+ * the agent is told nothing was sent, which holds either way.
+ */
+async function admitOrRelease(
+  jobs: JobStore,
+  id: string,
+  admit: () => ReturnType<JobStore['admit']>,
+): ReturnType<JobStore['admit']> {
+  try {
+    return await admit();
+  } catch (err) {
+    const rec = await jobs.get(id).catch(() => undefined);
+    if (rec?.outcome === 'pending') {
+      await jobs
+        .settle(id, {
+          outcome: 'rejected',
+          status: 'failed',
+          reason: 'The store did not confirm the admission; nothing was sent.',
+        })
+        .catch(() => undefined);
+    }
+    throw err;
+  }
 }
 
 export { stepReached };

@@ -32,8 +32,13 @@ function fromEnvelope(ctx: ServerContext | undefined, key: string): unknown {
  * and never got the `input_required` form (found by scripts/ci/modern-smoke.mjs).
  */
 export function clientCapabilities(server: McpServer, ctx?: ServerContext): ClientCapabilities | undefined {
-  const declared = fromEnvelope(ctx, CLIENT_CAPABILITIES_META_KEY);
-  if (declared && typeof declared === 'object') return declared as ClientCapabilities;
+  // Only a request served on the 2026 era declares capabilities per request (as the SDK itself reads them): on a
+  // 2025 session a `_meta` envelope is just data the client chose to send, and trusting it would let a client
+  // without MCP Apps claim the extension and record a `click` (issue 18 review).
+  if (isModern(server)) {
+    const declared = fromEnvelope(ctx, CLIENT_CAPABILITIES_META_KEY);
+    if (declared && typeof declared === 'object') return declared as ClientCapabilities;
+  }
   return server.server.getClientCapabilities();
 }
 

@@ -73,6 +73,9 @@ export interface PostgresStoreOptions {
   timeouts?: Partial<DbTimeouts> | undefined;
 }
 
+/** Pooled clients that already carry a no-op 'error' listener (added once per client). */
+const GUARDED = new WeakSet<pg.PoolClient>();
+
 /** A pool of 5 may hold 5 dead connections after a restart: one more try than that reaches a fresh one. */
 const STALE_CONNECTION_RETRIES = 5;
 
@@ -132,6 +135,12 @@ class PostgresStore implements Store {
       let c: pg.PoolClient | undefined;
       try {
         c = await this.pool.connect();
+        // pg emits 'error' on a checked-out client whose connection dies (restart, cut, a session ended by
+        // the server); unheard, that event crashes the process. The failing statement rejects on its own.
+        if (!GUARDED.has(c)) {
+          GUARDED.add(c);
+          c.on('error', () => {});
+        }
         await c.query(first);
         return c;
       } catch (err) {

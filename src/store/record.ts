@@ -10,7 +10,8 @@ import type { AdmissionFacts, AdmitRules, AuditEvent, JobPatch, JobRecord, NewJo
 const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'updatedAt'] as const;
 
 export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
-  const id = randomUUID();
+  // The caller may name the id in advance (the paid pipeline does, to find an admission whose answer was lost).
+  const id = rec.id ?? randomUUID();
   const at = now.toISOString();
   return {
     id,
@@ -165,7 +166,8 @@ export const NEWEST_FIRST = 'ORDER BY created_at DESC, seq DESC';
  */
 export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
   const spend = `SELECT ${spendSql(greatest)} AS spent FROM ${table} WHERE ${COUNTED_SQL} AND created_at >= ?`;
-  const anyOwner = '(CAST(? AS TEXT) IS NULL OR owner = ?)';
+  // A record without an owner (stdio, a 0.1 import) is everyone's on this account: it blocks a named caller too.
+  const anyOwner = '(CAST(? AS TEXT) IS NULL OR owner = ? OR owner IS NULL)';
   return {
     spentToday: spend,
     spentByOwner: `${spend} AND owner = ?`,

@@ -128,18 +128,42 @@ export function withSpool(
     return spooledRecord({ ...e, record: r });
   };
 
+  /** Entries the store can never take (it has no such record): kept aside, out of the replay, and logged. */
+  const deadLetter = (e: SpoolEntry) => {
+    const fd = openSync(join(dir, `dead-${process.pid}.jsonl.dead`), 'a');
+    try {
+      writeSync(fd, `${JSON.stringify(e)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+
   const replay = async (): Promise<number> => {
     claim();
     for (const e of [...entries.values()]) {
       try {
-        await inner.settle(e.id, e.settlement);
+        const current = await inner.get(e.id);
+        if (!current) {
+          // The store answers but has no such record (a spool left from another database): one bad entry must
+          // not block the others for ever (issue 19 review). Kept in a dead-letter file for the operator.
+          deadLetter(e);
+          log.warn('spool: the store has no record for a spooled settlement; moved to the dead-letter file', {
+            ledger: e.id,
+            handle: e.settlement.handle,
+          });
+        } else if (current.outcome === 'pending') {
+          await inner.settle(e.id, e.settlement);
+          log.info('spool: settlement written to the store', { ledger: e.id });
+        }
+        // Otherwise the settle had committed after all (its acknowledgement was lost) and later polls may have
+        // moved the record on: replaying the older settlement would move it back (issue 19 review).
       } catch (err) {
         log.warn('spool: the store still refuses; will retry', { spooled: entries.size, error: String(err) });
         return entries.size;
       }
       entries.delete(e.id);
       rewrite();
-      log.info('spool: settlement written to the store', { ledger: e.id });
     }
     return entries.size;
   };
@@ -206,13 +230,19 @@ export function withSpool(
       return e ? overlay(await inner.get(e.id).catch(() => undefined)) : undefined;
     },
     async getByRef(ref) {
-      const found = await inner.getByRef(ref).catch((err) => {
-        if (entries.size === 0) throw err;
-        return undefined;
-      });
-      if (found) return overlay(found);
       const key = refKey(ref);
       const e = key ? [...entries.values()].find((x) => x.key === key) : undefined;
+      let found: JobRecord | undefined;
+      try {
+        found = await inner.getByRef(ref);
+      } catch (err) {
+        // Only a job this spool holds may be answered without the store, and then as the spooled record with its
+        // owner (issue 19 review: answering "no record" would let resolveJob treat another caller's job as
+        // nobody's). Anything else: the store's error, as without a spool.
+        if (!e?.record) throw err;
+        return spooledRecord(e);
+      }
+      if (found) return overlay(found);
       if (!e) return undefined;
       return overlay(await inner.get(e.id).catch(() => undefined)) ?? (e.record ? spooledRecord(e) : undefined);
     },

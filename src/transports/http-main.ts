@@ -66,9 +66,9 @@ export async function startHttpRuntime(
   hooks: HttpRuntimeHooks = {},
 ): Promise<HttpRuntime> {
   if (config.http.tokens.length === 0 && !config.oauth) {
+    // One line (the bin prints each problem as one): what is missing, and how to make a token.
     throw new ConfigurationError([
-      'GENPLAT_HTTP_TOKEN is required with --http (or GENPLAT_OAUTH_ISSUER for OAuth sign-in): every request must carry "Authorization: Bearer <token>".',
-      "Generate a static token with: node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\" (comma-separate several, one per caller, name=token to name them)",
+      "GENPLAT_HTTP_TOKEN is required with --http (or GENPLAT_OAUTH_ISSUER for OAuth): set it to a random 16+ character value, e.g. node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\"",
     ]);
   }
   for (const t of config.http.tokens) registerSecret(t);
@@ -213,7 +213,10 @@ export async function startHttpRuntime(
   }
 }
 
-/** The bin's `--http` branch: runs until SIGINT/SIGTERM. */
+/**
+ * The bin's `--http` branch: runs until SIGINT/SIGTERM. SIGHUP keeps its default (a handler would undo `nohup`,
+ * which starts us with SIGHUP ignored); the store survives an abrupt end (invariant 3).
+ */
 export async function serveHttp(config: Config, log: Logger): Promise<void> {
   const rt = await startHttpRuntime(config, log);
   let stopping = false;
@@ -224,6 +227,5 @@ export async function serveHttp(config: Config, log: Logger): Promise<void> {
     await rt.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
 }

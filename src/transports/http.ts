@@ -29,6 +29,7 @@ import { createGate } from '../auth/gate.js';
 import { ownerOf } from '../auth/identity.js';
 import type { OAuthConfig } from '../auth/oauth-config.js';
 import { metadataRoute } from '../auth/resource-metadata.js';
+import { ConfigurationError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { bearerValue } from './http-auth.js';
 import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
@@ -211,9 +212,20 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: NodeJS.ErrnoException) => {
+      // A taken or forbidden port is a setting to change, not a crash: the bin prints it as one line, exit 2.
+      if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
+        const why = err.code === 'EADDRINUSE' ? 'is in use by another process' : `cannot be used (${err.code})`;
+        reject(
+          new ConfigurationError([
+            `${opts.host}:${opts.port} ${why}: stop what holds it or choose another with --port / GENPLAT_HTTP_PORT (--host / GENPLAT_HTTP_HOST)`,
+          ]),
+        );
+      } else reject(err);
+    };
+    server.once('error', failed);
     server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

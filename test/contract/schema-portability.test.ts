@@ -3,9 +3,13 @@
  * stays inside the documented schema subsets of OpenAI strict function calling and Gemini function
  * declarations, so frameworks can pass our tools on without patching them or falling back to non-strict mode.
  * The subsets are data below, each with its source; every remaining exception is listed with its reason
- * (README "Portable schemas" says the same). A new keyword or a new exception fails here.
+ * (docs/protocol.md "Portable schemas" says the same). A new keyword or a new exception fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { boundRule, boundText, portableJson } from '../../src/protocol/portable-schema.js';
+import { toolInput } from '../../src/tool-runtime.js';
+import { ALL_TOOLS } from '../../tools/index.js';
 import { APPS_HOST, type Harness, startHarness } from '../helpers/harness.js';
 
 type Schema = Record<string, unknown>;
@@ -90,7 +94,7 @@ const GEMINI = {
  * - optional properties (OpenAI strict wants every property required): our optional fields are genuinely
  *   optional (alternatives such as script vs voice_url, platform defaults). Strict converters (OpenAI Agents'
  *   strict schema conversion) mark them required; the model must then be able to omit them, which this server
- *   does not yet accept as `null` (README, "Portable schemas").
+ *   does not yet accept as `null` (docs/protocol.md, "Portable schemas").
  * - open maps, kept open only where the platform is open: `run_model.params` (each model's inputs differ; the
  *   schema is genplat://models/{model} and the server checks params against it) and
  *   `create_template_video.fields` (each template defines its own fields, all strings; list_templates lists
@@ -126,7 +130,8 @@ function lint(provider: 'openai' | 'gemini', schema: Schema, path: string, depth
     const ap = schema.additionalProperties;
     if (openMap) {
       // Exception: open only here; its values are still typed where the platform types them.
-      if (path === 'create_template_video.fields') expect(ap, path).toEqual({ type: 'string' });
+      if (path === 'create_template_video.fields')
+        expect(ap, path).toEqual({ type: 'string', description: 'non-empty' });
     } else if (ap !== false && provider === 'openai') {
       out.push({ path, rule: 'object without additionalProperties: false' });
     }
@@ -208,5 +213,94 @@ describe('tools/list input schemas are portable', () => {
     expect(r2.isError).toBe(true);
     expect(JSON.stringify(r2.content)).toMatch(/audio_seconds/);
     expect(h.sim.log.entries()).toHaveLength(0);
+  });
+});
+
+/**
+ * Issue 20 item 4: hosts strip bounds before the model sees the schema (Codex removes minimum, maximum, pattern,
+ * maxItems; the portable view drops minLength/maxLength itself), so every bound of the full zod schema must also
+ * be in the listed field's description. Walked over each tool's full input schema (`toolInput`, every rule), not
+ * the listed one, so a bound the wire leaves out is still looked for.
+ */
+describe('every bound is in its field description (issue 20)', () => {
+  /** The numbers a node's bounds state, as the model must read them (an integer's exclusive bound is the next one). */
+  function boundNumbers(node: Schema): number[] {
+    const integer = node.type === 'integer';
+    const out: number[] = [];
+    const n = (k: string) => (typeof node[k] === 'number' ? (node[k] as number) : undefined);
+    for (const k of ['minimum', 'maximum', 'maxLength', 'maxItems']) if (n(k) !== undefined) out.push(n(k) as number);
+    for (const k of ['minLength', 'minItems'])
+      if ((n(k) ?? 0) > 1 || ((n(k) ?? 0) === 1 && n(k.replace('min', 'max')) !== undefined)) out.push(n(k) as number);
+    const exMin = n('exclusiveMinimum');
+    if (exMin !== undefined) out.push(integer ? Math.floor(exMin) + 1 : exMin);
+    const exMax = n('exclusiveMaximum');
+    if (exMax !== undefined) out.push(integer ? Math.ceil(exMax) - 1 : exMax);
+    return out;
+  }
+  const states = (text: string, x: number) =>
+    new RegExp(`(^|[^\\d.])${String(x).replace('.', '\\.')}($|[^\\d])`).test(text);
+
+  /** Walks the full schema beside the listed one; reports bounded nodes whose listed description misses a bound. */
+  function missing(full: Schema, listed: Schema | undefined, path: string, out: string[]): void {
+    const description = typeof listed?.description === 'string' ? listed.description : '';
+    for (const x of boundNumbers(full)) if (!states(description, x)) out.push(`${path}: ${x} not in "${description}"`);
+    // A lone minimum length of 1 (a required value) reads "non-empty".
+    if (full.minLength === 1 && full.maxLength === undefined && !/non-empty/.test(description))
+      out.push(`${path}: non-empty not in "${description}"`);
+    // A pattern has no terse bound text: its description shows the form by example.
+    if (typeof full.pattern === 'string' && !/e\.g\./.test(description))
+      out.push(`${path}: pattern without an example`);
+    const props = (full.properties ?? {}) as Record<string, Schema>;
+    const listedProps = (listed?.properties ?? {}) as Record<string, Schema>;
+    for (const [k, sub] of Object.entries(props)) missing(sub, listedProps[k], `${path}.${k}`, out);
+    if (full.items && typeof full.items === 'object')
+      missing(full.items as Schema, listed?.items as Schema | undefined, `${path}[]`, out);
+    const alts = (full.anyOf ?? []) as Schema[];
+    alts.forEach((alt, i) => {
+      missing(alt, ((listed?.anyOf ?? []) as Schema[])[i], `${path}|${i}`, out);
+    });
+  }
+
+  it('every bounded field of every tool states its bound in tools/list', () => {
+    const out: string[] = [];
+    for (const spec of ALL_TOOLS) {
+      const full = z.toJSONSchema(toolInput(spec), { io: 'input', unrepresentable: 'any' }) as Schema;
+      const listed = tools.find((t) => t.name === spec.name)?.inputSchema;
+      expect(listed, spec.name).toBeDefined();
+      missing(full, listed, spec.name, out);
+    }
+    expect(out).toEqual([]);
+  });
+
+  it('writes bounds tersely, from the schema node alone', () => {
+    expect(boundText({ type: 'integer', minimum: 1, maximum: 50 })).toBe('1-50');
+    expect(boundText({ type: 'number', exclusiveMinimum: 0, maximum: 90 })).toBe('>0, ≤90');
+    expect(boundText({ type: 'integer', exclusiveMinimum: 0 })).toBe('≥1');
+    expect(boundText({ type: 'string', maxLength: 2000 })).toBe('≤2000 chars');
+    expect(boundText({ type: 'string', minLength: 1, maxLength: 256 })).toBe('1-256 chars');
+    expect(boundText({ type: 'string', minLength: 1 })).toBe('non-empty');
+    expect(boundText({ type: 'array', minItems: 1, maxItems: 4 })).toBe('1-4 items');
+    expect(boundText({ type: 'string' })).toBeUndefined();
+    // The description carries bounds and default in one parenthesis, and never twice.
+    expect(portableJson({ type: 'integer', minimum: 1, maximum: 50, default: 45, description: 'seconds' })).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 50,
+      description: 'seconds (1-50; default 45)',
+    });
+    expect(portableJson({ type: 'string', maxLength: 9, description: 'x (≤9 chars)' }).description).toBe(
+      'x (≤9 chars)',
+    );
+  });
+
+  it('refuses a bound in the same words (zod defaults reworded, set messages kept)', () => {
+    const rules = (schema: z.ZodType, value: unknown) =>
+      (schema.safeParse(value).error?.issues ?? []).map((i) => boundRule(i as never));
+    expect(rules(z.string().max(2000), 'x'.repeat(2001))).toEqual(['must be at most 2000 characters']);
+    expect(rules(z.string().min(1), '')).toEqual(['must not be empty']);
+    expect(rules(z.number().int().min(1).max(15), 0)).toEqual(['must be at least 1']);
+    expect(rules(z.number().gt(0), 0)).toEqual(['must be greater than 0']);
+    expect(rules(z.array(z.string()).max(10), Array(11).fill('a'))).toEqual(['must have at most 10 items']);
+    expect(rules(z.string().max(3, 'own words'), 'xxxx')).toEqual(['own words']);
   });
 });

@@ -73,6 +73,20 @@ describe('the consent record says what happened', () => {
     expect(await recorded()).toEqual(only('click'));
   });
 
+  it('a 2025-era client cannot claim MCP Apps in a request _meta envelope (issue 18 review): refused, nothing recorded', async () => {
+    await start({ config: { consent: 'human' } });
+    if (h!.era !== 'legacy') return; // on the 2026 era the envelope IS how a client declares capabilities
+    const token = structured(await h!.call(TOOL, ARGS)).confirmation_token;
+    const click = await h!.client.callTool({
+      name: CONFIRM_TOOL,
+      arguments: { tool: TOOL, arguments: ARGS, confirmation_token: token },
+      _meta: { 'io.modelcontextprotocol/clientCapabilities': APPS_HOST },
+    });
+    expect(click.isError).toBe(true);
+    expect(h!.sim.log.count(POSTS)).toBe(0);
+    expect(await h!.jobs.auditEvents()).toEqual([]);
+  });
+
   for (const consent of ['any', 'human'] as const) {
     it(`a client without MCP Apps is not shown the Confirm tool and is refused it by name (GENPLAT_CONSENT=${consent}): nothing recorded or sent`, async () => {
       await start({ config: { consent } });

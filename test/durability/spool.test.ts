@@ -1,7 +1,7 @@
 /**
  * Issue 19 item 1 (invariant 3): the platform's answer reaches durable storage, always. PostgreSQL is behind a
- * real TCP fault proxy; the proxy refuses every connection right after the platform accepted the paid POST
- * (the simulator holds its answer while we cut the database). Before the spool, `settle` gave up after ~4 s and
+ * real TCP fault proxy; the proxy refuses every connection once the call is admitted, so the platform accepts
+ * the paid POST and its answer finds no store. Before the spool, `settle` gave up after ~4 s and
  * the store kept a `pending` intent with no platform id for ever. Now the answer is spooled (fsynced) before the
  * tool answers, shown as "recorded locally", and replayed into the store once it is back.
  */
@@ -21,14 +21,6 @@ afterAll(async () => {
   await dropTestDatabases();
 });
 
-const until = async (ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 describe('the store is refused right after the paid POST', () => {
   it('the job id is spooled before the tool answers, shown as local, and lands in the store once it is back', async () => {
     const url = await createTestSchema();
@@ -37,7 +29,16 @@ describe('the store is refused right after the paid POST', () => {
     proxies.push(proxy);
     let spooled: SpooledStore | undefined;
     let spoolDir = '';
+    let armed = true;
     const h = await startHarness({
+      // The database goes away once the call is admitted: the POST (to the simulator, not through the proxy)
+      // is answered, and its settle finds no store. One fault only: later calls meet a healthy database.
+      onPaidStep: (step) => {
+        if (step === 'after_admit' && armed) {
+          armed = false;
+          proxy.set('refuse');
+        }
+      },
       store: async (stateDir) => {
         spoolDir = join(stateDir, 'spool');
         const pg = await openPostgresStore(proxy.through(url), { timeouts: { connectMs: 500 } });
@@ -47,12 +48,10 @@ describe('the store is refused right after the paid POST', () => {
       },
     });
     try {
-      // The platform accepts and charges, then holds its answer 600 ms: the database goes away meanwhile.
-      h.sim.faults.add({ method: 'POST', path: '/video/generate', kind: 'delay', delayMs: 600 });
-      const call = h.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Spooled, never lost.' });
-      await until(() => h.sim.log.count(POST) === 1);
-      proxy.set('refuse');
-      const s = structured(await call);
+      const s = structured(
+        await h.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Spooled, never lost.' }),
+      );
+      expect(h.sim.log.count(POST)).toBe(1);
       expect(s.status).toMatch(/submitted|completed/);
       const handle = String(s.handle);
       expect(handle).toMatch(/^actor_video:/);

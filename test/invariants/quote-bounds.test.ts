@@ -129,7 +129,8 @@ const CASES: Case[] = [
   },
   // Template credit, upscale quote.
   { name: 'template video', tool: 'create_template_video', args: ex('create_template_video'), bounded: true },
-  { name: 'upscale', tool: 'upscale_video', args: ex('upscale_video'), bounded: true },
+  // The spec calls the upscale quote informational (submission takes its own): unbounded (issue 18 review).
+  { name: 'upscale', tool: 'upscale_video', args: ex('upscale_video'), bounded: false },
   // Unpublished prices.
   { name: 'gesture', tool: 'animate_gesture', args: ex('animate_gesture'), bounded: false },
   {

@@ -40,9 +40,13 @@ describe('genplat://models resources', () => {
     expect(d.estimate_without_params).toMatchObject({ credits: 15 });
   });
 
-  it('the template is listed, completes model ids, and an unknown model is a clear error', async () => {
+  it('the template is listed (models are not: resources/list reads nothing), completes model ids, and an unknown model is a clear error', async () => {
+    h.sim.log.clear();
     const { resources } = await h.client.listResources();
-    expect(resources.some((r) => r.uri === `genplat://models/${h.sim.vendors.J}-broll`)).toBe(true);
+    expect(resources.some((r) => r.uri.startsWith('genplat://models/'))).toBe(false);
+    expect(h.sim.log.entries()).toEqual([]);
+    const { resourceTemplates } = await h.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('genplat://models/{model}');
     const c = await h.client.complete({
       ref: { type: 'ref/resource', uri: 'genplat://models/{model}' },
       argument: { name: 'model', value: 'flux' },

@@ -46,7 +46,8 @@ const ODD_TEMPLATE = {
 let h: Harness;
 let take = 0;
 beforeAll(async () => {
-  h = await startHarness();
+  // Many unbounded quotes (media under unpublished keys) count the per-call ceiling each: a day wide enough.
+  h = await startHarness({ config: { maxCreditsPerDay: 1_000_000_000 } });
   h.sim.data.templates.push(ODD_TEMPLATE);
 });
 afterAll(async () => {

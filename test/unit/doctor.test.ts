@@ -147,4 +147,49 @@ describe('doctor', () => {
       await dropTestDatabases();
     }
   });
+
+  describe('--http (issue 20 item 5): what the HTTP mode needs', () => {
+    it('fails without a token or OAuth, naming the fix (the server would refuse to start)', async () => {
+      const { code, out } = await doctor({ GENPLAT_STATE_DIR: stateDir }, [
+        'doctor',
+        '--sandbox',
+        '--http',
+        '--port',
+        '0',
+      ]);
+      expect(out).toContain(
+        '✗ HTTP mode: no GENPLAT_HTTP_TOKEN and no OAuth (GENPLAT_OAUTH_ISSUER): the server refuses to start',
+      );
+      expect(out).toContain('fix: Set GENPLAT_HTTP_TOKEN to a random value of 16+ characters');
+      expect(out).not.toContain('All checks passed.');
+      expect(code).toBe(1);
+    });
+
+    it('fails for a port another process holds; passes with a token and a free port', async () => {
+      const holder = createServer();
+      await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+      const port = (holder.address() as AddressInfo).port;
+      try {
+        const env = { GENPLAT_STATE_DIR: stateDir, GENPLAT_HTTP_TOKEN: 'doctor-token-0123456789abcdef' };
+        const taken = await doctor(env, ['doctor', '--sandbox', '--http', '--port', String(port)]);
+        expect(taken.out).toContain(`✗ HTTP mode: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+        expect(taken.out).toContain('pick another with --port / GENPLAT_HTTP_PORT');
+        expect(taken.code).toBe(1);
+        const free = await doctor(env, ['doctor', '--sandbox', '--http', '--port', '0']);
+        expect(free.out).toContain('✓ HTTP mode: 1 bearer token(s) set');
+        expect(free.out).toContain('✓ HTTP mode: 127.0.0.1:0 is free');
+        expect(free.out).not.toContain(env.GENPLAT_HTTP_TOKEN);
+        expect(free.out).toContain('All checks passed.');
+        expect(free.code).toBe(0);
+      } finally {
+        holder.close();
+      }
+    });
+
+    it('names the Node it runs on and that it is new enough', async () => {
+      const { out } = await doctor({ GENPLAT_STATE_DIR: stateDir }, ['doctor', '--sandbox']);
+      expect(out).toContain(`✓ Node ${process.versions.node} at ${process.execPath}`);
+      expect(out).toContain('• mode: stdio (add --http to check the HTTP mode)');
+    });
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Reusable zod fields (style.md 2.1): one definition per platform field that several tools share, so the
- * rule and the wording stay the same everywhere. Ranges live here, not in descriptions.
+ * rule and the wording stay the same everywhere. Ranges live here, not in descriptions: tools/list writes each
+ * bound into its field's description from the schema itself (src/protocol/portable-schema.ts `boundText`).
  */
 import { z } from 'zod';
 
@@ -10,14 +11,13 @@ export const VOICE_SCRIPT_MAX = 1500;
 export const avatarId = () => z.string().trim().min(1).max(256).describe('avatar id from list_avatars');
 
 /** The voice's `id` from list_voices; the spec: "the `id` from the voice list, not `voiceId`". */
-export const voiceId = () =>
-  z.string().trim().min(1).max(256).describe("voice's id from list_voices (not its voiceId)");
+export const voiceId = () => z.string().trim().min(1).max(256).describe('id from list_voices (not voiceId)');
 
-export const projectId = () => z.string().trim().min(1).max(256).describe('existing project; omit for a new one');
+export const projectId = () => z.string().trim().min(1).max(256).describe('existing project; default new');
 
 export const voiceScript = (max = VOICE_SCRIPT_MAX) =>
   // Trimmed: surrounding spaces are noise, and the request (what consent binds) carries the trimmed text.
-  z.string().trim().min(1).max(max).describe(`text the actor speaks, 1-${max} characters`);
+  z.string().trim().min(1).max(max).describe('text the actor speaks');
 
 /** 0-1 ratio, as the spec gives for stability, similarity_boost and style. */
 const unit = (what: string) => z.number().min(0).max(1).describe(what);
@@ -41,7 +41,7 @@ export const voiceSettings = () =>
       use_speaker_boost: z.boolean().describe('default true'),
       speed: z.number().min(SPEED_RANGE.min).max(SPEED_RANGE.max).describe('speech speed multiplier, default 1'),
     })
-    .describe('all five fields, when overriding the defaults');
+    .describe('all five, to override the defaults');
 
 /** list_* filters: the platform matches these case-insensitively. */
 export const genderFilter = () => z.string().trim().min(1).max(32).optional().describe('filter, e.g. Female or Male');
@@ -50,5 +50,16 @@ export const languageFilter = () =>
 
 /** Page controls for list tools that trim long lists to save the model's context. */
 export const limitField = (max = 200, dflt = 50) =>
-  z.number().int().min(1).max(max).default(dflt).describe(`maximum items to return (1-${max})`);
+  z.number().int().min(1).max(max).default(dflt).describe('maximum items to return');
 export const offsetField = () => z.number().int().min(0).default(0).describe('items to skip');
+
+/** A pack value from list_shoppable_packs (category, format): required, so never empty; ids are short. */
+export const packValue = (what: string) => z.string().min(1).max(256).describe(what);
+
+/**
+ * Shoppable `context` ("creative direction"): the spec gives no length. 2,000 characters is our bound, the
+ * platform's own prompt limit on most enterprise models (1-2000), so a runaway value (a pasted page) is a free
+ * field error instead of a request the platform may refuse or bill.
+ */
+export const SHOPPABLE_CONTEXT_MAX = 2000;
+export const shoppableContext = () => z.string().max(SHOPPABLE_CONTEXT_MAX).optional().describe('creative direction');

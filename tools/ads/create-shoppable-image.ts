@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
 import { shoppableEstimate } from '../../src/paid/pricing/estimate.js';
 import { choosePack, packCredits, readPacks } from '../_shared/packs.js';
+import { packValue, shoppableContext } from '../_shared/params.js';
 import { publicMediaUrl } from '../_shared/urls.js';
 
 export default defineTool({
@@ -9,12 +10,12 @@ export default defineTool({
   title: 'Create a shoppable ad image',
   toolset: 'ads',
   description:
-    'Makes a shoppable ad image from a product photo; returns a job handle. Category and format: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
+    'Makes a shoppable ad image from a product photo. Category and format: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
   input: {
-    category: z.string().describe('from list_shoppable_packs'),
-    format: z.string().describe('allowed for the category'),
+    category: packValue('from list_shoppable_packs'),
+    format: packValue('allowed for the category'),
     image_url: publicMediaUrl('product image URL'),
-    context: z.string().optional().describe('creative direction'),
+    context: shoppableContext(),
     aspect_ratio: z
       .string()
       .regex(/^\d+:\d+$/)

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
 import { shoppableEstimate } from '../../src/paid/pricing/estimate.js';
 import { choosePack, packCredits, readPacks } from '../_shared/packs.js';
+import { packValue, shoppableContext } from '../_shared/params.js';
 import { publicMediaUrl } from '../_shared/urls.js';
 
 /** The spec gives no count for image_urls; 10 product shots is generous for one ad and keeps requests bounded. */
@@ -12,13 +13,13 @@ export default defineTool({
   title: 'Create a shoppable ad video',
   toolset: 'ads',
   description:
-    'Makes a shoppable ad video from product photos; returns a job handle. Category, format, duration: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
+    'Makes a shoppable ad video from product photos. Category, format, duration: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
   input: {
-    category: z.string().describe('from list_shoppable_packs'),
-    format: z.string().describe('allowed for the category'),
+    category: packValue('from list_shoppable_packs'),
+    format: packValue('allowed for the category'),
     image_urls: z.array(publicMediaUrl('public URL')).min(1).max(MAX_IMAGES).describe('product images'),
-    duration: z.string().optional().describe("seconds, from the pack; default the pack's"),
-    context: z.string().optional().describe('creative direction'),
+    duration: z.string().min(1).max(16).optional().describe("seconds, from the pack; default the pack's"),
+    context: shoppableContext(),
     aspect_ratio: z
       .string()
       .regex(/^\d+:\d+$/)

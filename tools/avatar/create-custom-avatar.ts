@@ -24,10 +24,10 @@ export default defineTool({
   title: 'Create a custom avatar',
   toolset: 'avatar',
   description:
-    'Creates an avatar from a portrait and an optional voice sample (public URL or local file, ≤ 10 MiB); returns its avatar_id at once. Needs custom-avatar access. Billable — quoted first. Then use avatar_id in create_talking_video.',
+    'Creates an avatar from a portrait and optional voice sample (URL or local file, ≤ 10 MiB); returns avatar_id at once, for create_talking_video. Needs custom-avatar access. Billable — quoted first.',
   input: {
-    image: mediaSource('portrait: public http(s) URL or absolute file path (png, jpeg, webp)'),
-    voice: mediaSource('voice sample: public http(s) URL or absolute file path (mp3, wav, m4a, ogg)').optional(),
+    image: mediaSource('portrait: URL or absolute file path (png, jpeg, webp)'),
+    voice: mediaSource('voice sample: URL or absolute file path (mp3, wav, m4a, ogg)').optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

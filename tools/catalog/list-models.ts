@@ -7,9 +7,9 @@ export default defineTool({
   title: 'List image and video models',
   toolset: 'catalog',
   description:
-    'Lists the live model catalog (id, media, credits, webhook support, whether params are checked locally) plus the dedicated video family (create_family_video). Use before run_model; params per model: genplat://models/{model}.',
+    'Lists the live model catalog (id, media, credits, webhooks) plus the dedicated video family (create_family_video). For run_model; params: genplat://models/{model}.',
   input: {
-    media: z.enum(['image', 'video']).optional().describe('only image or only video models'),
+    media: z.enum(['image', 'video']).optional().describe('image or video models only'),
   },
   output: {
     models: z.array(ModelRowSchema),

@@ -5,7 +5,7 @@ export default defineTool({
   name: 'list_template_categories',
   title: 'List template categories',
   toolset: 'catalog',
-  description: 'Lists template categories (value, label; includes "all") for list_templates.',
+  description: 'Template categories (value, label; includes "all") for list_templates.',
   input: {},
   output: { categories: z.array(z.object({ value: z.string(), label: z.string() })) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

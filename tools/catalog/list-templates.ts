@@ -10,9 +10,9 @@ export default defineTool({
   title: 'List content-library templates',
   toolset: 'catalog',
   description:
-    'Lists content-library templates: id, title, credit, categories, required fields. For create_template_video; categories from list_template_categories.',
+    'Lists content-library templates: id, title, credit, categories, required fields. For create_template_video.',
   input: {
-    category: z.string().min(1).optional().describe('category value; default all'),
+    category: z.string().min(1).max(64).optional().describe('from list_template_categories; default all'),
   },
   output: {
     templates: z.array(

@@ -10,9 +10,9 @@ export default defineTool({
   title: 'List voices',
   toolset: 'catalog',
   description:
-    "Lists stock and custom voices: id, name, language, gender, accent. Pass a voice's id (not its voiceId) as voice_id. Free. Full records with previews: genplat://voices.",
+    "Lists stock and custom voices: id, name, language, gender, accent. Pass a voice's id (not its voiceId) as voice_id. Free.",
   input: {
-    language: z.string().trim().min(1).max(64).optional().describe('language name, e.g. English; case-insensitive'),
+    language: z.string().trim().min(1).max(64).optional().describe('e.g. English; case-insensitive'),
     gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),
   },
   output: {

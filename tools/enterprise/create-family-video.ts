@@ -23,9 +23,9 @@ export default defineTool({
   title: 'Create a dedicated-family video',
   toolset: 'enterprise',
   description:
-    'Starts a dedicated-family video (ids marked create_family_video in list_models); returns a job handle. Billable; price unpublished (reported after submission), so every call needs explicit consent. Then wait_for_jobs.',
+    'Starts a dedicated-family video (family ids from list_models). Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
   input: {
-    model: z.string().min(1).max(64).describe('family model id from list_models, e.g. <name>-2.5'),
+    model: z.string().min(1).max(64).describe('family id from list_models, e.g. <name>-2.5'),
     prompt: z.string().min(1).max(2000).describe('what the video shows'),
     duration: z.number().int().min(1).max(MAX_DURATION_S).optional().describe('seconds'),
     aspect_ratio: z

@@ -13,10 +13,10 @@ export default defineTool({
   title: 'Animate a gesture',
   toolset: 'gestures',
   description:
-    'Animates a person in a still image with a described motion; returns a job handle. Billable; price unpublished (reported after submission), so every call needs explicit consent. Then wait_for_jobs.',
+    'Animates a person in a still image. Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
   input: {
-    prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves at the camera'),
-    image_url: publicMediaUrl('public URL of the person image'),
+    prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves'),
+    image_url: publicMediaUrl('person image URL'),
     project_id: projectId().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -22,21 +22,15 @@ import { envelopeLinks } from '../../src/result.js';
 const id = (what: string, max = 256) => z.string().trim().min(1).max(max).describe(what);
 
 const Input = {
-  handle: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_HANDLE_LENGTH)
-    .optional()
-    .describe('job handle from a create tool or list_jobs'),
+  handle: z.string().trim().min(1).max(MAX_HANDLE_LENGTH).optional().describe('from a create tool or list_jobs'),
   // Kinds with a status endpoint, in registry order (custom avatars and submissions are reachable by handle only).
-  kind: z.enum(POLLABLE_KINDS).optional().describe('job kind, for a job started elsewhere (instead of handle)'),
+  kind: z.enum(POLLABLE_KINDS).optional().describe('for a job started elsewhere (with id)'),
   // Longer than the spec's 256 for upscale ids: a platform id too long for a handle is followed by kind + id.
-  id: id('platform job id (id, db_id, request_id; upscale: video_id)', MAX_ID_LENGTH).optional(),
-  media: z.enum(['image', 'video']).optional().describe('model jobs: output media; omit to check video then image'),
+  id: id('platform id (id, db_id, request_id; upscale: video_id)', MAX_ID_LENGTH).optional(),
+  media: z.enum(['image', 'video']).optional().describe('model jobs (default: video, then image)'),
   project_id: id('upscale: project_id').optional(),
   video_type: id('upscale: video_type').optional(),
-  billing_id: id('upscale: billing_id of the attempt').optional(),
+  billing_id: id('upscale: billing_id').optional(),
 };
 type GetJobInput = { [K in keyof typeof Input]?: z.infer<(typeof Input)[K]> };
 
@@ -100,7 +94,7 @@ export default defineTool({
   title: 'Get job status',
   toolset: 'jobs',
   description:
-    'Reads one job once: status, outputs, reason, charges. Give a handle, or kind + id for a job started elsewhere (the answer gives its handle). Free; to wait use wait_for_jobs.',
+    'Reads one job once: status, outputs, reason, charges. A handle, or kind + id for a job started elsewhere. Free; to wait: wait_for_jobs.',
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

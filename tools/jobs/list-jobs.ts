@@ -20,9 +20,9 @@ export default defineTool({
   title: 'List jobs and spend',
   toolset: 'jobs',
   description:
-    "Lists ledger jobs (newest first, status as last seen) with today's spend, ceilings and confirmation policy. Free, no platform call. Live status: get_job or wait_for_jobs.",
+    "Lists ledger jobs (newest first, last-seen status) with today's spend, ceilings and confirmation policy. Free, no platform call.",
   input: {
-    status: z.enum(JOB_STATUSES).optional().describe('only jobs in this status'),
+    status: z.enum(JOB_STATUSES).optional().describe('only this status'),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe('how many jobs'),
   },
   output: {

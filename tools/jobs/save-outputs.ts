@@ -36,7 +36,7 @@ export default defineTool({
   title: 'Save job outputs',
   toolset: 'jobs',
   description:
-    "Downloads a completed job's outputs (and an upscale's saved original) into the user's output folder (GENPLAT_OUTPUT_DIR). Local (stdio) servers only. Free.",
+    "Saves a completed job's outputs (and an upscale's original) to the user's output folder. Local (stdio) only. Free.",
   input: {
     handle: z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('handle of a completed job'),
     folder: z.string().trim().min(1).max(200).optional().describe('subfolder of the output folder'),

@@ -23,15 +23,15 @@ export default defineTool({
   title: 'Wait for jobs',
   toolset: 'jobs',
   description:
-    'Waits up to max_wait_s for jobs (handles from create tools or list_jobs) and returns each job envelope. If time runs out, call again with the returned pending handles. Free; never cancels a job.',
+    'Waits up to max_wait_s for jobs; returns each job envelope. If time runs out, call again with the pending ones. Free; never cancels a job.',
   input: {
     handles: z
       .array(z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('job handle'))
       .min(1)
       .max(MAX_HANDLES)
       .describe('job handles to wait for'),
-    until: z.enum(['any', 'all']).default('all').describe('return when any job or all jobs finish'),
-    max_wait_s: z.number().int().min(1).max(MAX_WAIT_S).default(DEFAULT_WAIT_S).describe('seconds to wait at most'),
+    until: z.enum(['any', 'all']).default('all').describe('any or all jobs done'),
+    max_wait_s: z.number().int().min(1).max(MAX_WAIT_S).default(DEFAULT_WAIT_S).describe('seconds'),
   },
   output: {
     jobs: z.array(JobEnvelopeSchema).describe('one envelope per handle, in order'),

@@ -27,12 +27,15 @@ export default defineTool({
   title: 'Create a template video',
   toolset: 'library',
   description:
-    'Makes a content-library video from a template; returns a job handle. Template ids and fields: list_templates. Billable — quoted first. Next: wait_for_jobs.',
+    'Makes a content-library video from a template. Template ids and fields: list_templates. Billable — quoted first. Next: wait_for_jobs.',
   input: {
     // No UUID pattern in the schema (it costs tokens in every tools/list): validate checks the id against the
-    // live template list, which also rejects anything that is not a UUID.
-    template_id: z.string().describe('UUID from list_templates'),
-    fields: z.record(z.string(), z.string()).describe('values by field name (see list_templates)'),
+    // live template list, which also rejects anything that is not a UUID. Bounded so that an empty or runaway id
+    // is refused before that read.
+    template_id: z.string().min(1).max(64).describe('UUID from list_templates'),
+    // Every field a template lists is required (spec: "every key of the template's require_fields must be sent"),
+    // so an empty value is refused here, before the template list is read.
+    fields: z.record(z.string(), z.string().min(1)).describe('values by field name (list_templates)'),
     project_id: projectId().optional(),
     webhook_url: webhookUrlField(),
   },

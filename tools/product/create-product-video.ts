@@ -32,21 +32,21 @@ export default defineTool({
   title: 'Create a product-in-hand video',
   toolset: 'product',
   description:
-    'Starts a product-in-hand video from a product image. engine v2/human: script + voice_id (list_voices) or voice_url; scenes: 1-4 scenes. Billable — quoted first. Then wait_for_jobs.',
+    'A product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable — quoted first. Then wait_for_jobs.',
   input: {
-    engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤ 90 s), human (≤ 30 s) or scenes'),
-    image_url: publicMediaUrl('public product image URL'),
+    engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤90 s), human (≤30 s) or scenes'),
+    image_url: publicMediaUrl('product image URL'),
     script: text('v2/human: text-to-speech script').optional(),
     voice_id: voiceId().optional(),
-    voice_url: publicMediaUrl('v2/human: public audio URL, instead of script').optional(),
+    voice_url: publicMediaUrl('v2/human: audio URL instead of script').optional(),
     audio_seconds: z
       .number()
       .positive()
       .max(AUDIO_LIMIT_S.v2)
       .optional()
-      .describe('voice_url length (s); checked against the engine limit, never lowers the quote; not sent'),
+      .describe('voice_url length (s); checked, not sent'),
     project_id: projectId().optional(),
-    webhook_url: webhookUrlField('allow-listed HTTPS status callback; keep polling'),
+    webhook_url: webhookUrlField(),
     scenes: z
       .array(
         z.strictObject({
@@ -59,7 +59,7 @@ export default defineTool({
       .optional()
       .describe('scenes engine only'),
     model: z.enum(['pro', 'fast']).optional().describe('scenes: tier'),
-    end_image_url: publicMediaUrl('scenes: public ending-frame URL').optional(),
+    end_image_url: publicMediaUrl('scenes: ending-frame URL').optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

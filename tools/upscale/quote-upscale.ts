@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
-import { upscaleEstimate } from '../../src/paid/pricing/estimate.js';
+import { upscaleQuoteFigure } from '../../src/paid/pricing/estimate.js';
 import { checkVideoType, quoteWithProgress, upscaleFields } from '../_shared/upscale.js';
 
 const num = (what: string) => z.number().optional().describe(what);
@@ -11,7 +11,7 @@ export default defineTool({
   title: 'Quote a video upscale',
   toolset: 'upscale',
   description:
-    'Prices an upscale of an owned video (ids from a finished job) and reports its size, length and fps. Free, but slow: the platform may probe for minutes. Then upscale_video with the same arguments.',
+    'Prices an upscale of an owned video (ids from a finished job). Free but slow (probing takes minutes). Then upscale_video, same arguments.',
   input: upscaleFields,
   output: {
     credits: z.number().describe('displayed credits'),
@@ -35,7 +35,7 @@ export default defineTool({
   },
   async run(input, ctx) {
     const { data } = await quoteWithProgress(input, ctx);
-    const e = upscaleEstimate(data.quote.credits);
+    const e = upscaleQuoteFigure(data.quote.credits);
     const m = data.metadata;
     return {
       structured: {

@@ -74,7 +74,7 @@ export default defineTool({
   title: 'Upscale a video',
   toolset: 'upscale',
   description:
-    'Upscales an owned video; the platform replaces its URL (the original is kept in the job when known). Billable — quoted first (slow: probes the video). Then wait_for_jobs.',
+    'Upscales an owned video; the platform replaces its URL (the job keeps the original when known). Billable — quoted first (slow probe). Then wait_for_jobs.',
   input: upscaleFields,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
@@ -86,7 +86,7 @@ export default defineTool({
     kind: () => 'upscale',
     async estimate(input, ctx) {
       const { data } = await quoteWithProgress(input, ctx);
-      return { ...upscaleEstimate(data.quote.credits), basis: 'platform quote (POST /upscale/quote)' };
+      return upscaleEstimate(ctx.config, data.quote.credits);
     },
     // The platform replaces the video's record with the upscaled one (spec: "save the original first").
     quoteNote: () =>

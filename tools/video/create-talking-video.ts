@@ -11,13 +11,13 @@ export default defineTool({
   title: 'Create a talking-actor video',
   toolset: 'video',
   description:
-    'Starts a talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable: 100 credits; the first call may return a quote. Then wait_for_jobs with the handle.',
+    'Talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable (100 credits; may quote first). Then wait_for_jobs.',
   input: {
     avatar_id: avatarId(),
     // Required even with voice_url (spec: "required even when voice_url is given").
     voice_script: voiceScript(),
     video_name: z.string().trim().min(1).max(200).optional().describe('video and project name'),
-    voice_url: publicMediaUrl('public http(s) audio URL, at most 120 s; replaces text-to-speech').optional(),
+    voice_url: publicMediaUrl('audio URL, ≤120 s; replaces text-to-speech').optional(),
     voice_id: voiceId().optional(),
     voice_settings: voiceSettings().optional(),
     webhook_url: webhookUrlField(),

@@ -87,7 +87,15 @@ export function speechSecondsUpperBound(script: string): number {
   const s = script.trim();
   const words = s.split(/\s+/).filter(Boolean).length;
   const digits = (s.match(/\d/g) ?? []).length;
-  return Math.max(Math.ceil((words + digits) / SLOW_WORDS_PER_SECOND), Math.ceil(s.length / SLOW_CHARS_PER_SECOND));
+  // Scripts written without spaces (Chinese, Japanese, Korean, Thai): every character is a spoken unit, or
+  // an 83-character Chinese script would count as one "word" (issue 18 review; Mandarin runs ~4-5 chars/s).
+  const unspaced = (
+    s.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/gu) ?? []
+  ).length;
+  return Math.max(
+    Math.ceil((words + digits + unspaced) / SLOW_WORDS_PER_SECOND),
+    Math.ceil(s.length / SLOW_CHARS_PER_SECOND),
+  );
 }
 
 /**
@@ -139,11 +147,26 @@ export function gestureEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsP
 }
 
 /**
- * Upscale by quote: `quote.credits` from POST /upscale/quote, read as displayed credits (the spec's
- * default unit). The platform takes its own current quote at submission, so it may differ slightly.
+ * Upscale by quote. The spec says the quote "is informational; submission obtains its own current quote", so it
+ * proves no bound (issue 18 review): the call is quoted unbounded — explicit consent, never auto-approved — at
+ * the larger of the platform's quote and the operator's figure (GENPLAT_PRICE_TABLE "upscale_video") or the
+ * per-call ceiling, so the ceilings never count less than the platform itself announced.
  */
-export function upscaleEstimate(quoteCredits: number): Estimate {
-  return estimate(quoteCredits, 'the upscale quote (POST /upscale/quote); submission takes its own current quote');
+export function upscaleEstimate(
+  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
+  quoteCredits: number,
+): Estimate {
+  const why = `the upscale quote of ${quoteCredits} credits is informational (spec): submission obtains its own current quote`;
+  const base = unboundedEstimate(config, ['upscale_video'], why);
+  if (quoteCredits <= base.credits) return base;
+  return estimate(quoteCredits, `price not published (${why}); quoted at the platform's own figure`, {
+    bounded: false,
+  });
+}
+
+/** The platform's informational upscale quote, as displayed credits and API units (quote_upscale's answer). */
+export function upscaleQuoteFigure(quoteCredits: number): Estimate {
+  return estimate(quoteCredits, 'the upscale quote (POST /upscale/quote); informational: submission takes its own');
 }
 
 /** Dedicated family: `estimated_credits` comes back only after submission, so no pre-send bound exists. */

@@ -87,10 +87,35 @@ function quantity(unit: PriceUnit, u: PriceUsage): number | undefined {
  * by the outputs asked for, whatever its unit: "per generation" with 4 outputs may mean 4 generations, and
  * the larger reading is the bound.
  */
+/**
+ * Readings the grammar accepts but cannot prove (issue 18 review), refused rather than read low:
+ * - API units beside other figures: a figure without its own unit may be in API units (×100) or credits;
+ * - `1.000`-shaped numbers: a European thousands separator (1000) or a decimal (1);
+ * - a tier label listed twice with different figures.
+ */
+function ambiguity(text: string, terms: readonly PriceTerm[]): string | undefined {
+  const amounts = terms.reduce((n, t) => n + t.amounts.length, 0);
+  if (/\bapi\b/i.test(text) && amounts > 1)
+    return 'mixes API units with other figures; the unit of each is not certain';
+  if (/(?<![\d.])\d{1,3}\.\d{3}(?!\d)/.test(text)) return 'a number like "1.000" may be a thousand or one';
+  for (const t of terms) {
+    const seen = new Map<string, number>();
+    for (const a of t.amounts) {
+      if (!a.label) continue;
+      const key = `${a.label.kind}:${String(a.label.value).toLowerCase()}`;
+      if (seen.has(key) && seen.get(key) !== a.credits) return `the tier ${String(a.label.value)} is listed twice`;
+      seen.set(key, a.credits);
+    }
+  }
+  return undefined;
+}
+
 export function boundPrice(text: string | number | undefined | null, u: PriceUsage): PriceBound {
   const parsed = parsePrice(text);
   const quoted = JSON.stringify(text ?? '');
   if (!parsed.ok) return { bounded: false, reason: `price text ${quoted}: ${parsed.reason}` };
+  const ambiguous = ambiguity(String(text), parsed.terms);
+  if (ambiguous) return { bounded: false, reason: `price text ${quoted}: ${ambiguous}` };
   if (u.outputs === undefined) {
     return { bounded: false, reason: `price text ${quoted}: the number of outputs is not known before the job` };
   }

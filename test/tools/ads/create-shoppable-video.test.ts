@@ -89,4 +89,27 @@ describe('create_shoppable_video', () => {
       expect(h.sim.log.count(POSTS)).toBe(0);
     });
   }
+
+  // Issue 20: rules zod checks before anything is read or sent (not even the packs list): the 100 kB
+  // context that used to reach the platform, and empty required values.
+  const local: [string, Record<string, unknown>, RegExp][] = [
+    ['a 100 kB context', { ...BASE, context: 'x'.repeat(100_000) }, /context: must be at most 2000 characters/],
+    ['a context one past the bound', { ...BASE, context: 'x'.repeat(2001) }, /context.*2000/],
+    ['an empty category', { ...BASE, category: '' }, /category: must not be empty/],
+    ['an empty format', { ...BASE, format: '' }, /format/],
+    ['an empty duration', { ...BASE, duration: '' }, /duration/],
+  ];
+  for (const [name, args, message] of local) {
+    it(`refuses ${name} with no request at all`, async () => {
+      const r = await h.call(TOOL, args);
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect(h.sim.log.entries()).toEqual([]);
+    });
+  }
+
+  it('accepts a context at the bound', async () => {
+    const r = await h.call(TOOL, { ...BASE, context: 'x'.repeat(2000) });
+    expect(r.isError, text(r)).toBeFalsy();
+  });
 });

@@ -91,6 +91,9 @@ describe('create_family_video', () => {
     ],
     ['fractional duration', () => ({ model: model('-2.5'), prompt: 'p', duration: 5.5 }), /duration/],
     ['string duration', () => ({ model: model('-2.5'), prompt: 'p', duration: '5' }), /duration/],
+    // Issue 20: a per-second price must never see 0 or a negative duration (field error naming duration).
+    ['zero duration', () => ({ model: model('-2.5'), prompt: 'p', duration: 0 }), /duration.*1/],
+    ['negative duration', () => ({ model: model('-2.5'), prompt: 'p', duration: -5 }), /duration.*1/],
     ['empty prompt', () => ({ model: model('-2.5'), prompt: '' }), /prompt/],
     ['malformed aspect ratio', () => ({ model: model('-2.5'), prompt: 'p', aspect_ratio: 'wide' }), /aspect_ratio/],
     [

@@ -269,6 +269,36 @@ describe('run_model: rejections send nothing', () => {
     ]);
   }
 
+  // Issue 20: an empty or blank string on a published model (declared optional fields of loose models, their
+  // undeclared pass-through keys, nested values) names the field; nothing is read or sent.
+  cases.push(
+    [
+      'empty optional string on a loose published model',
+      () => ({ model: id('C', '-2-0-i2v'), params: { prompt: 'p', image_url: IMG, resolution: '' } }),
+      /params\.resolution"?: must not be empty/,
+    ],
+    [
+      'empty undeclared param on a loose published model',
+      () => ({ model: id('K', '-v3-edit'), params: { prompt: 'p', image_url: IMG, extra_style: '' } }),
+      /params\.extra_style"?: must not be empty/,
+    ],
+    [
+      'blank prompt on a published model',
+      () => ({ model: id('A', '-v2.6-edit'), params: { prompt: '   ', image_urls: [IMG] } }),
+      /params\.prompt"?: must not be empty/,
+    ],
+    [
+      'empty prompt on a published model',
+      () => ({ model: id('G', '-image-2.5-sunburst-edit'), params: { prompt: '', image_urls: [IMG] } }),
+      /params\.prompt"?: must not be empty/,
+    ],
+    [
+      'empty string nested in a published model param',
+      () => ({ model: id('K', '-v3-edit'), params: { prompt: 'p', image_url: IMG, extra: { tags: ['a', ''] } } }),
+      /params\.extra\.tags\[1\]"?: must not be empty/,
+    ],
+  );
+
   it.each(cases)('%s', async (_name, args, message) => {
     const r = await h.call(TOOL, args());
     expect(r.isError).toBe(true);

@@ -138,8 +138,8 @@ describe('create_template_video', () => {
       /fields\.product_image"?: required by template "Product spotlight"/,
     ],
     [
-      'empty require_field',
-      () => ({ template_id: spotlight.id, fields: { ...SPOTLIGHT_FIELDS, product_name: '' } }),
+      'blank require_field',
+      () => ({ template_id: spotlight.id, fields: { ...SPOTLIGHT_FIELDS, product_name: '  ' } }),
       /fields\.product_name"?: required by template/,
     ],
     [
@@ -195,6 +195,24 @@ describe('create_template_video', () => {
       expect(r.isError).toBe(true);
       expect(text(r)).toMatch(message);
       expect(h.sim.log.count(POSTS)).toBe(0);
+    });
+  }
+
+  // Issue 20: refused before anything is read (not even the template list).
+  const local: [string, () => Record<string, unknown>, RegExp][] = [
+    [
+      'an empty field value',
+      () => ({ template_id: spotlight.id, fields: { ...SPOTLIGHT_FIELDS, product_name: '' } }),
+      /fields\.product_name: must not be empty/,
+    ],
+    ['an empty template_id', () => ({ template_id: '', fields: SPOTLIGHT_FIELDS }), /template_id: must not be empty/],
+  ];
+  for (const [name, args, message] of local) {
+    it(`refuses ${name} with no request at all`, async () => {
+      const r = await h.call(TOOL, args());
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect(h.sim.log.entries()).toEqual([]);
     });
   }
 });

@@ -75,14 +75,16 @@ describe('upscale_video', () => {
     expect(s).toMatchObject({
       status: 'submitted',
       kind: 'upscale',
-      estimate: { credits: 45, basis: expect.stringMatching(/platform quote/) },
+      // The spec calls the quote informational: unbounded, at the per-call ceiling, naming the platform's figure.
+      estimate: { bounded: false, basis: expect.stringMatching(/upscale quote of 45 credits is informational/) },
     });
     const remote = s.remote as { id: string; project_id: string; billing_id: string };
     expect(remote).toMatchObject({ id: 'vid_seed_ok', project_id: 'proj_seed_ok' });
     expect(s.handle).toBe(`upscale:video:proj_seed_ok:vid_seed_ok:${remote.billing_id}`);
     // Made elsewhere: this server cannot know the URL that the upscale replaces, and says so.
     expect((s.details as Record<string, string>).original_url_note).toMatch(/not saved/);
-    expect(h.sim.log.count(QUOTES)).toBe(1);
+    // Two quotes: the first call (unbounded, so the harness confirms with the token) and the confirmed one.
+    expect(h.sim.log.count(QUOTES)).toBe(2);
     expect(h.sim.log.count(GENERATES)).toBe(1);
     // Strict platform body: exactly the six fields.
     const post = h.sim.log.entries().find((e) => e.path === GENERATES.path)!;

@@ -99,7 +99,25 @@ describe('spec prices', () => {
     expect(speechSecondsUpperBound('1234567890')).toBe(8);
   });
 
-  it('upscale follows the quote', () => {
-    expect(upscaleEstimate(340)).toMatchObject({ credits: 340, api_units: 3.4 });
+  it('upscale: the informational quote proves no bound (unbounded, never below the quote)', () => {
+    const cfg = { priceTable: {}, maxCreditsPerCall: 2000 };
+    expect(upscaleEstimate(cfg, 340)).toMatchObject({ credits: 2000, bounded: false });
+    expect(upscaleEstimate({ ...cfg, priceTable: { upscale_video: 500 } }, 340)).toMatchObject({
+      credits: 500,
+      bounded: false,
+    });
+    expect(upscaleEstimate({ ...cfg, priceTable: { upscale_video: 300 } }, 340)).toMatchObject({
+      credits: 340,
+      bounded: false,
+    });
+  });
+});
+
+describe('speech length of scripts without spaces (issue 18 review)', () => {
+  it('an 83-character Chinese script is bounded at 15 s or more (the 200-credit tier)', () => {
+    const script = '这是一个关于我们新产品的视频脚本，它非常好用，价格实惠，适合每一个家庭使用。'
+      .repeat(2)
+      .slice(0, 83);
+    expect(speechSecondsUpperBound(script)).toBeGreaterThanOrEqual(15);
   });
 });

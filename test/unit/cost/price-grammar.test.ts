@@ -148,3 +148,21 @@ describe('price wordings', () => {
     ]);
   });
 });
+
+describe('ambiguous texts the grammar accepts are unbounded, never read low (issue 18 review)', () => {
+  const usage = (over: Partial<PriceUsage> = {}): PriceUsage => ({ ...NO_USAGE, ...over });
+  it.each([
+    ['15 credits per image at 1K (2K 20 credits, 4K 1 api unit)', usage({ settings: { resolution: '4k' } })],
+    ['0.5 api units for 10 s, 1 for 15 s', usage({ seconds: 15 })],
+    ['0.5 api units for 10 s, 1 for 15 s', usage()],
+    ['0.06 api units per second plus 2 per reference image', usage({ seconds: 5, media: 3 })],
+    ['1.000 credits', usage()],
+    ['5 credits per image at 1K (1K 50)', usage({ settings: { resolution: '1k' } })],
+  ])('%s', (text, u) => {
+    expect(boundPrice(text, u).bounded).toBe(false);
+  });
+
+  it('a single API-unit figure is still read (×100)', () => {
+    expect(boundPrice('0.5 api units per generation', usage())).toMatchObject({ bounded: true, credits: 50 });
+  });
+});

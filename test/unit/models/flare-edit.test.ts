@@ -25,7 +25,7 @@ describe('<vendorG>-image-2.5-flare-edit params', () => {
 
   it('checks prompt length and presence', () => {
     rejects(flareEdit, { image_urls: [IMG] }, 'params.prompt', /required/);
-    rejects(flareEdit, { ...ok, prompt: '' }, 'params.prompt', /at least 1/);
+    rejects(flareEdit, { ...ok, prompt: '' }, 'params.prompt', /must not be empty/);
     rejects(flareEdit, { ...ok, prompt: 'x'.repeat(5001) }, 'params.prompt', /at most 5000/);
   });
 

@@ -1,7 +1,7 @@
 /** <vendorA>-v2.6-edit: image edit; each of max_images is charged. Bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, imageSize, int, type ModelSpec, prompt } from './spec.js';
+import { defineModel, imageSize, int, type ModelSpec, prompt, text } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -11,7 +11,7 @@ const params = () =>
     image_size: imageSize().optional(),
     max_images: int(1).describe('each image is charged').optional(),
     enable_safety_checker: z.boolean().optional(),
-    negative_prompt: z.string().optional(),
+    negative_prompt: text().optional(),
     enable_prompt_expansion: z.boolean().optional(),
   });
 

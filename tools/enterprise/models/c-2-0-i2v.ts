@@ -1,7 +1,7 @@
 /** <vendorC>-2-0-i2v: image-to-video, webhook supported. Allowed values are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, type ModelSpec, prompt } from './spec.js';
+import { defineModel, type ModelSpec, prompt, text } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -9,8 +9,8 @@ const params = () =>
     prompt: prompt({ min: 1 }),
     image_url: publicMediaUrl('first frame'),
     duration: z.union([z.string(), z.number()]).describe('seconds').optional(),
-    resolution: z.string().optional(),
-    aspect_ratio: z.string().optional(),
+    resolution: text().optional(),
+    aspect_ratio: text().optional(),
     generate_audio: z.boolean().optional(),
     end_image_url: publicMediaUrl('extra reference image (last frame not guaranteed)').optional(),
   });

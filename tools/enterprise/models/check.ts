@@ -7,11 +7,13 @@ import { UserInputError } from '../../../src/errors.js';
 import { publicMediaUrlProblem } from '../../../src/guards/url.js';
 import { isUrlShaped } from '../../../src/guards/url-shaped.js';
 import { checkCounts } from './counts.js';
-import { BILLING_CONTROL_FIELDS, type ModelSpec } from './spec.js';
+import { BILLING_CONTROL_FIELDS, EMPTY_RULE, type ModelSpec } from './spec.js';
 
 type Issue = z.core.$ZodIssue;
 
 const MAX_LISTED = 3;
+
+const FIX_PARAMS = 'Fix params and call again (rules: read genplat://models/{model}); nothing was sent or charged.';
 
 const ARTICLE: Record<string, string> = {
   string: 'a string',
@@ -118,6 +120,26 @@ function checkParamUrls(value: unknown, path: readonly PropertyKey[], urlKey: bo
 }
 
 /**
+ * An empty or blank string anywhere in a published model's params (issue 20): declared fields refuse it in their
+ * schema (`text()`), and a loose model passes undeclared keys through, so this walk covers those too.
+ * @throws UserInputError naming `params.<path>`
+ */
+function checkNoEmptyStrings(value: unknown, path: readonly PropertyKey[]): void {
+  if (typeof value === 'string') {
+    if (value.trim() === '') throw new UserInputError(`params${joinPath(path)}`, EMPTY_RULE, FIX_PARAMS);
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      checkNoEmptyStrings(v, [...path, i]);
+    });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, v] of Object.entries(value)) checkNoEmptyStrings(v, [...path, key]);
+}
+
+/**
  * Validates params against a spec (or, without one, the minimal pass-through rules).
  * @throws UserInputError naming the first failing field, listing up to three problems.
  */
@@ -137,7 +159,10 @@ export function checkParams(spec: ModelSpec | undefined, params: Record<string, 
     return;
   }
   const result = spec.params.safeParse(params);
-  if (result.success) return;
+  if (result.success) {
+    checkNoEmptyStrings(params, []);
+    return;
+  }
   const problems: { path: string; rule: string }[] = [];
   for (const issue of result.error.issues) {
     const p = describeIssue(issue, params);
@@ -147,9 +172,5 @@ export function checkParams(spec: ModelSpec | undefined, params: Record<string, 
   const first = problems[0]!;
   const more = problems.slice(1, MAX_LISTED).map((p) => `${p.path}: ${p.rule}`);
   const rule = more.length > 0 ? `${first.rule} (also ${more.join('; ')})` : first.rule;
-  throw new UserInputError(
-    first.path,
-    rule,
-    'Fix params and call again (rules: read genplat://models/{model}); nothing was sent or charged.',
-  );
+  throw new UserInputError(first.path, rule, FIX_PARAMS);
 }

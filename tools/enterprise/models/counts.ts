@@ -16,7 +16,10 @@ const COUNT_NAME =
   /^(?:(?:num|number_of|n|max)_(?:images|outputs|videos|samples|generations|results|variations|clips)|(?:image|output|video|sample)s?_count)$/;
 
 export function isCountName(key: string): boolean {
-  return COUNT_EXACT.has(key) || COUNT_NAME.test(key);
+  // camelCase spellings (`numImages`, `sampleCount`, `numberOfImages`) and singulars (`num_image`) read the same.
+  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  const plural = snake.replace(/_(image|output|video|sample|generation|result|variation|clip)$/, '_$1s');
+  return COUNT_EXACT.has(snake) || COUNT_NAME.test(snake) || COUNT_NAME.test(plural);
 }
 
 /** The one duration name a price may read (seconds). Other spellings are unknown numbers. */

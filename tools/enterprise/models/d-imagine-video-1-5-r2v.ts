@@ -1,7 +1,7 @@
 /** <vendorD>-imagine-video-1-5-r2v: reference-to-video, webhook supported. Bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, int, type ModelSpec } from './spec.js';
+import { defineModel, int, type ModelSpec, text } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
@@ -16,8 +16,8 @@ const params = () =>
       .describe('ordered; repeats allowed'),
     // Spec: "strings and fractions are rejected".
     duration: int(1).describe('seconds').optional(),
-    resolution: z.string().optional(),
-    aspect_ratio: z.string().optional(),
+    resolution: text().optional(),
+    aspect_ratio: text().optional(),
     enable_safety_checker: z.boolean().describe('disable only with provider authorization').optional(),
   });
 

@@ -1,6 +1,6 @@
 /** <vendorD>-video-t2v: text-to-video at 720p; 10 s = 50 credits, 15 s = 100 credits (spec). */
 import { z } from 'zod';
-import { defineModel, type ModelSpec, prompt } from './spec.js';
+import { defineModel, type ModelSpec, prompt, text } from './spec.js';
 
 const PRICES: Record<number, number> = { 10: 50, 15: 100 };
 
@@ -13,7 +13,7 @@ const params = () =>
       .union([z.literal(10), z.literal(15)], { error: 'must be 10 or 15 (the only priced durations)' })
       .describe('seconds: 10 or 15')
       .optional(),
-    aspect_ratio: z.string().optional(),
+    aspect_ratio: text().optional(),
   });
 
 export const dVideoT2v: ModelSpec = defineModel({

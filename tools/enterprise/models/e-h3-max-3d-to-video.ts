@@ -1,16 +1,16 @@
 /** <vendorE>-h3-max-3d-to-video: video from a source video. Allowed values are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, int, type ModelSpec } from './spec.js';
+import { defineModel, int, type ModelSpec, text } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
   z.looseObject({
     video_url: publicMediaUrl('source video'),
-    prompt: z.string().optional(),
+    prompt: text().optional(),
     reference_image_urls: z.array(publicMediaUrl('reference image')).optional(),
     max_generated_reference_images: int(0).optional(),
-    resolution: z.string().optional(),
+    resolution: text().optional(),
   });
 
 export const eH3MaxVideo: ModelSpec = defineModel({

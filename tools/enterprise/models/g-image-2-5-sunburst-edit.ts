@@ -4,18 +4,18 @@
  */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, type ModelSpec, prompt } from './spec.js';
+import { defineModel, type ModelSpec, prompt, text } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () =>
   z.looseObject({
     prompt: prompt({ min: 1 }),
     image_urls: z.array(publicMediaUrl('image to edit')).min(1, 'must have at least 1 item'),
-    size: z.string().optional(),
-    quality: z.string().optional(),
+    size: text().optional(),
+    quality: text().optional(),
     mask_url: publicMediaUrl('mask image').optional(),
-    background: z.string().optional(),
-    output_format: z.string().optional(),
+    background: text().optional(),
+    output_format: text().optional(),
     output_compression: z.number().optional(),
   });
 

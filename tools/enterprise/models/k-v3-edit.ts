@@ -1,7 +1,7 @@
 /** <vendorK>-v3-edit: single-image edit. Allowed values and bounds are not published. */
 import { z } from 'zod';
 import { publicMediaUrl } from '../../_shared/urls.js';
-import { defineModel, imageSize, int, type ModelSpec, prompt } from './spec.js';
+import { defineModel, imageSize, int, type ModelSpec, prompt, text } from './spec.js';
 
 // Built on first use (defineModel).
 const params = () => {
@@ -11,13 +11,13 @@ const params = () => {
     prompt: prompt({ min: 1 }),
     image_url: publicMediaUrl('image to edit'),
     image_size: imageSize().optional(),
-    style: z.string().optional(),
+    style: text().optional(),
     colors: z
       .array(z.strictObject({ r: channel, g: channel, b: channel }))
       .describe('palette of {r, g, b}')
       .optional(),
     strength: z.number().optional(),
-    negative_prompt: z.string().optional(),
+    negative_prompt: text().optional(),
   });
 };
 

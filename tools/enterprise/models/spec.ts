@@ -81,9 +81,20 @@ export const BILLING_CONTROL_FIELDS = [
 /** A field the model rejects: present at all → error (JSON Schema shows it as `not: {}`). */
 export const forbidden = (why: string) => z.never({ error: why }).optional();
 
+/**
+ * The rule for an empty string on a published model: a value the spec requires is missing, and an optional one
+ * sent empty is not a value the spec allows (omitting it gets the model's default). One wording for the schema
+ * (`text`) and for the loose models' undeclared params (`checkParams`).
+ */
+export const EMPTY_RULE = 'must not be empty (omit an optional param to get its default)';
+
+/** A string param of a published model: never empty (see EMPTY_RULE). */
+export const text = () => z.string().min(1, EMPTY_RULE);
+
 export const prompt = (opts: { min?: number; max?: number } = {}) => {
   let s = z.string();
-  if (opts.min !== undefined) s = s.min(opts.min, `must be at least ${opts.min} characters`);
+  if (opts.min !== undefined)
+    s = s.min(opts.min, opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`);
   if (opts.max !== undefined) s = s.max(opts.max, `must be at most ${opts.max} characters`);
   return s.describe('what to generate');
 };

@@ -23,6 +23,14 @@ export interface ModelPricing {
 
 /** Keys of media fields (`image_url`, `reference_image_urls`, `mask_url`, `video_url`…). */
 const MEDIA_KEY = /url/i;
+/** A string that a model may read as a number (`"4"`, `" 2.5 "`): priced like the number, never as a setting. */
+const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
+/**
+ * A key that may name a count or media (`images`, `reference_image`, `num_frames`…): on a key no published
+ * schema declares, its string value is not known to be price-neutral.
+ */
+const COUNT_OR_MEDIA_KEY =
+  /(?:^|[_A-Z])(?:num|n|count|images?|outputs?|videos?|samples?|frames?|audios?|refs?|references?)(?:$|[_A-Z])/i;
 /** Numbers no price reads: a random seed picks among outputs, it does not change what is made. */
 const PRICE_NEUTRAL_NUMBERS = new Set(['seed']);
 
@@ -64,8 +72,14 @@ export function usageOf(
       media += value.length;
       continue;
     }
-    if (typeof value === 'string') settings[key] = value;
-    else if (typeof value === 'boolean') continue;
+    if (typeof value === 'string') {
+      // Fail closed (issue 18 review): `"4"` under an unpublished key may be read as 4 outputs or seconds, and
+      // `reference_image: "…"` may be media; neither is a price-neutral setting.
+      if (!known.has(key) && (NUMERIC_TEXT.test(value) || COUNT_OR_MEDIA_KEY.test(key))) {
+        return { ok: false, reason: `params.${key}: its effect on the price is not published` };
+      }
+      settings[key] = value;
+    } else if (typeof value === 'boolean') continue;
     else if (known.has(key)) {
       const size = sizeOf(value);
       if (size) settings[key] = size;
