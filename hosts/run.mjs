@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Real-hosts suite (issue 20 item 2): each host CLI in hosts/package.json runs headless in a fresh temp HOME,
- * configured (its own config files, its own auto-approval setting) to start our built server over stdio, and to
- * reach it over Streamable HTTP with a bearer token. Each host's model is a stand-in on loopback
+ * configured (its own config files, its own auto-approval setting) to start our built server over stdio (the
+ * entry written by `genplat-mcp install <host> --config <file> --trust --headless`), and to reach it over
+ * Streamable HTTP with a bearer token (entry written by hand). Each host's model is a stand-in on loopback
  * (`lib/model.mjs`, the provider API the host speaks) scripted by `lib/script.mjs`:
  *   list_avatars → create_talking_video (confirmation_required + token) → same + confirmation_token → wait_for_jobs
  * reading every tool result from the conversation the host sends back. The platform is a standalone simulator
@@ -99,20 +100,22 @@ async function runOne(h, transport) {
       logFile: join(dir, 'model.log'),
       dumpDir: keep ? join(dir, 'requests') : undefined,
     });
-    const env = serverEnv(sim, join(dir, 'state'));
     let server;
     if (transport === 'http') {
+      const env = serverEnv(sim, join(dir, 'state'));
       const token = `hosts-suite-${h.id}-0123456789abcdef`;
       http = await startHttpServer(env, join(dir, 'server.log'), token);
       server = { http: { url: http.url, headers: { Authorization: `Bearer ${token}` }, token } };
     } else {
-      // Absolute paths: the pinned Node 22 and the built entry (a host's own PATH may start with an older node).
-      server = { stdio: { command: NODE, args: [ENTRY], env } };
+      // `genplat-mcp install <host> --config <file> --trust --headless` writes the entry (lib/procs.mjs
+      // genplatInstall): absolute paths to the pinned Node 22 it runs on and to the built entry, the simulator's
+      // base URL and key, GENPLAT_ELICITATION=off. Our state then lives under the run's HOME (its default).
+      server = { stdio: { home, baseUrl: sim.baseUrl, apiKey: sim.apiKey } };
     }
-    // The suite's own settings (the stand-in model) first, then our server added to them: installServer is the
-    // part `genplat-mcp install <host> --config <home>` will take over.
+    // The suite's own settings (the stand-in model) first, then our server added to them by installServer:
+    // over stdio the installer's entry plus the host settings it does not write; over HTTP a hand-written entry.
     h.writeModelConfig(home, model.origin);
-    h.installServer(home, server, { cwd });
+    r.install = h.installServer(home, server, { cwd });
     const cmd = h.command({ prompt: PROMPT, model, home, server });
     const out = await runHost(join(modules, h.bin), cmd.args, {
       cwd,

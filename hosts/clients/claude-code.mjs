@@ -2,12 +2,13 @@
  * Claude Code (`@anthropic-ai/claude-code`, a native binary) headless: `claude -p PROMPT`.
  * Model: ANTHROPIC_BASE_URL + any ANTHROPIC_API_KEY → the stand-in speaks Anthropic Messages (SSE).
  * Server: user scope (`~/.claude.json` `mcpServers`, what `claude mcp add --scope user` writes: no project
- * approval prompt); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
+ * approval prompt; over stdio written by `genplat-mcp install claude-code`); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
  * (root cannot use --dangerously-skip-permissions). Tools are offered as `mcp__genplat__<tool>`, deferred: names
  * only, their schemas fetched through ToolSearch (the stand-in does, lib/model.mjs).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { genplatInstall } from '../lib/procs.mjs';
 
 export const host = {
   id: 'claude-code',
@@ -23,24 +24,27 @@ export const host = {
   },
 
   /**
-   * Adds our server at user scope and allows its tools: what `genplat-mcp install claude-code --config <home>`
-   * will do (being written separately; replace this function with that command when it lands).
+   * Adds our server at user scope and allows its tools. stdio: `genplat-mcp install claude-code --config
+   * ~/.claude.json --trust --headless` writes the entry; HTTP: written here (the installer writes stdio entries
+   * only). The allow rule in `~/.claude/settings.json` is the suite's: the installer does not write it.
    */
   installServer(home, server) {
     const file = join(home, '.claude.json');
-    const config = JSON.parse(readFileSync(file, 'utf8'));
-    config.mcpServers = {
-      ...config.mcpServers,
-      genplat: server.http
-        ? { type: 'http', url: server.http.url, headers: server.http.headers }
-        : { type: 'stdio', command: server.stdio.command, args: server.stdio.args, env: server.stdio.env },
-    };
-    writeFileSync(file, JSON.stringify(config, null, 2));
+    let out;
+    if (server.http) {
+      const config = JSON.parse(readFileSync(file, 'utf8'));
+      config.mcpServers = {
+        ...config.mcpServers,
+        genplat: { type: 'http', url: server.http.url, headers: server.http.headers },
+      };
+      writeFileSync(file, JSON.stringify(config, null, 2));
+    } else out = genplatInstall('claude-code', file, server.stdio);
     mkdirSync(join(home, '.claude'), { recursive: true });
     writeFileSync(
       join(home, '.claude/settings.json'),
       JSON.stringify({ permissions: { allow: ['mcp__genplat'] } }, null, 2),
     );
+    return out;
   },
 
   command({ prompt, model }) {

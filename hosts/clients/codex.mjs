@@ -4,14 +4,11 @@
  * (SSE). Server: `[mcp_servers.genplat]` (stdio: command/args/env; HTTP: `url` + `bearer_token_env_var`);
  * `codex exec` refuses MCP tool calls until `default_tools_approval_mode = "approve"` is set for the server.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { genplatInstall } from '../lib/procs.mjs';
 
 const toml = (v) => JSON.stringify(v); // TOML basic strings and arrays of them read like JSON ones
-const table = (o) =>
-  `{ ${Object.entries(o)
-    .map(([k, v]) => `${toml(k)} = ${toml(v)}`)
-    .join(', ')} }`;
 export const TOKEN_VAR = 'GENPLAT_HOSTS_TOKEN';
 
 export const host = {
@@ -40,22 +37,27 @@ export const host = {
   },
 
   /**
-   * Adds our server to the config under `home`: what `genplat-mcp install codex --config <home>` will do (being
-   * written separately; replace this function with that command when it lands).
+   * Adds our server to the config under `home`. stdio: `genplat-mcp install codex --config config.toml --trust
+   * --headless` writes `[mcp_servers.genplat]` (with `default_tools_approval_mode = "approve"`), then the suite's
+   * `tool_timeout_sec` goes into that table; HTTP: written here (the installer writes stdio entries only).
    */
   installServer(home, server) {
-    const lines = ['[mcp_servers.genplat]'];
+    const file = join(home, '.codex/config.toml');
+    const header = '[mcp_servers.genplat]';
+    const extra = 'tool_timeout_sec = 60';
     if (server.http) {
-      lines.push(`url = ${toml(server.http.url)}`, `bearer_token_env_var = ${toml(TOKEN_VAR)}`);
-    } else {
-      lines.push(
-        `command = ${toml(server.stdio.command)}`,
-        `args = ${toml(server.stdio.args)}`,
-        `env = ${table(server.stdio.env)}`,
-      );
+      const lines = [header, `url = ${toml(server.http.url)}`, `bearer_token_env_var = ${toml(TOKEN_VAR)}`];
+      lines.push('default_tools_approval_mode = "approve"', extra, '');
+      appendFileSync(file, lines.join('\n'));
+      return undefined;
     }
-    lines.push('default_tools_approval_mode = "approve"', 'tool_timeout_sec = 60', '');
-    appendFileSync(join(home, '.codex/config.toml'), lines.join('\n'));
+    const out = genplatInstall('codex', file, server.stdio);
+    const text = readFileSync(file, 'utf8');
+    const at = text.indexOf(`${header}\n`);
+    if (at < 0) throw new Error(`no ${header} in ${file} after genplat-mcp install:\n${text}`);
+    const end = at + header.length + 1;
+    writeFileSync(file, `${text.slice(0, end)}${extra}\n${text.slice(end)}`);
+    return out;
   },
 
   command({ prompt, home, server }) {

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { genplatInstall } from '../lib/procs.mjs';
 
 export const host = {
   id: 'gemini',
@@ -28,20 +29,24 @@ export const host = {
   },
 
   /**
-   * Adds our server, trusted, to the settings under `home`, and trusts the project folder: what `genplat-mcp
-   * install gemini --config <home>` will do (being written separately; replace this function with it when it lands).
+   * Adds our server, trusted, to the settings under `home`, and trusts the project folder. stdio: `genplat-mcp
+   * install gemini --config ~/.gemini/settings.json --trust --headless` writes the entry (with `trust: true`);
+   * HTTP: written here (the installer writes stdio entries only). `trustedFolders.json` is the suite's: the
+   * installer does not write it (it tells the user to trust the folder).
    */
   installServer(home, server, { cwd }) {
     const file = join(home, '.gemini/settings.json');
-    const settings = JSON.parse(readFileSync(file, 'utf8'));
-    settings.mcpServers = {
-      ...settings.mcpServers,
-      genplat: server.http
-        ? { httpUrl: server.http.url, headers: server.http.headers, trust: true }
-        : { command: server.stdio.command, args: server.stdio.args, env: server.stdio.env, trust: true },
-    };
-    writeFileSync(file, JSON.stringify(settings, null, 2));
+    let out;
+    if (server.http) {
+      const settings = JSON.parse(readFileSync(file, 'utf8'));
+      settings.mcpServers = {
+        ...settings.mcpServers,
+        genplat: { httpUrl: server.http.url, headers: server.http.headers, trust: true },
+      };
+      writeFileSync(file, JSON.stringify(settings, null, 2));
+    } else out = genplatInstall('gemini', file, server.stdio);
     writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [cwd]: 'TRUST_FOLDER' }, null, 2));
+    return out;
   },
 
   command({ prompt, model }) {

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { genplatInstall } from '../lib/procs.mjs';
 
 export const host = {
   id: 'opencode',
@@ -40,25 +41,22 @@ export const host = {
   },
 
   /**
-   * Adds our server (and the permission for its tools) to the config under `home`: what `genplat-mcp install
-   * opencode --config <home>` will do (being written separately; replace this function with it when it lands).
+   * Adds our server and the permission for its tools to the config under `home`. stdio: `genplat-mcp install
+   * opencode --config opencode.json --trust --headless` writes `mcp.genplat`; HTTP: written here (the installer
+   * writes stdio entries only). `permission` is the suite's: the installer does not write it.
    */
   installServer(home, server) {
     const file = join(home, '.config/opencode/opencode.json');
+    const out = server.http ? undefined : genplatInstall('opencode', file, server.stdio);
     const config = JSON.parse(readFileSync(file, 'utf8'));
-    config.mcp = {
-      ...config.mcp,
-      genplat: server.http
-        ? { type: 'remote', url: server.http.url, headers: server.http.headers, enabled: true }
-        : {
-            type: 'local',
-            command: [server.stdio.command, ...server.stdio.args],
-            environment: server.stdio.env,
-            enabled: true,
-          },
-    };
+    if (server.http)
+      config.mcp = {
+        ...config.mcp,
+        genplat: { type: 'remote', url: server.http.url, headers: server.http.headers, enabled: true },
+      };
     config.permission = { ...config.permission, 'genplat_*': 'allow' };
     writeFileSync(file, JSON.stringify(config, null, 2));
+    return out;
   },
 
   command({ prompt, home }) {

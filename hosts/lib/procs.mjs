@@ -1,11 +1,11 @@
 /**
  * The processes around a host run: the standalone simulator (`genplat-mcp sim`: its stderr logs every platform
  * request, which is how POSTs are counted), our server over HTTP (`--http`, bearer token), and the server's
- * tools/list (the names every host must offer). All on the pinned Node 22 (the server refuses Node < 22.13).
+ * tools/list (the names every host must offer), and `genplat-mcp install` (our stdio entry in a host's config). All on the pinned Node 22 (the server refuses Node < 22.13).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const ENTRY = join(ROOT, 'dist/src/index.js');
@@ -108,4 +108,27 @@ export async function serverToolNames(env) {
   await stop(child);
   const line = text.split('\n').find((l) => l.includes('"id":2'));
   return JSON.parse(line).result.tools.map((t) => t.name);
+}
+
+/**
+ * Our stdio entry written into `configFile` by the product's own installer, as a user would run it:
+ * `genplat-mcp install <hostId> --config <configFile> --trust --headless` with the run's HOME and the standalone
+ * simulator's GENPLAT_BASE_URL + GENPLAT_API_KEY in its environment (and nothing else of ours). It merges into
+ * the file the suite wrote first; the host's own settings the installer does not write are added after it by the
+ * host's file. Throws with the installer's output when it refuses (exit 2).
+ */
+export function genplatInstall(hostId, configFile, { home, baseUrl, apiKey }) {
+  const argv = [ENTRY, 'install', hostId, '--config', configFile, '--trust', '--headless'];
+  const r = spawnSync(NODE, argv, {
+    encoding: 'utf8',
+    env: {
+      PATH: `${dirname(NODE)}:/usr/bin:/bin`,
+      HOME: home,
+      GENPLAT_BASE_URL: baseUrl,
+      GENPLAT_API_KEY: apiKey,
+    },
+  });
+  if (r.status !== 0)
+    throw new Error(`genplat-mcp install ${hostId} exited ${r.status}: ${`${r.stdout}${r.stderr}`.trim() || r.error}`);
+  return r.stdout;
 }
