@@ -7,6 +7,8 @@
  * purpose (`nohup genplat-mcp --http &`, then the shell exits) must keep running.
  */
 
+import { readFileSync } from 'node:fs';
+
 /** npm sets these for every script and `npm exec` / `npx` child. */
 export const startedByNpm = (env: NodeJS.ProcessEnv): boolean =>
   Boolean(env.npm_execpath || env.npm_command || env.npm_lifecycle_event);
@@ -18,12 +20,44 @@ export const startedByNpm = (env: NodeJS.ProcessEnv): boolean =>
  */
 export function watchParent(onGone: () => void, intervalMs = 1_000): () => void {
   const parent = process.ppid;
+  // Under `npm → sh -c → node` a shell that outlives npm keeps our parent pid unchanged: watch npm itself too.
+  const npm = npmAncestor();
   const timer = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (process.ppid === parent && (npm === undefined || alive(npm))) return;
     clearInterval(timer);
     onGone();
   }, intervalMs);
   // Never what keeps the process alive.
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Whether a process exists (signal 0 probes without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The nearest ancestor (up to 4 levels) that is npm or npx, read from /proc on Linux; undefined elsewhere or
+ * when none is found (the parent pid check alone then applies).
+ */
+function npmAncestor(): number | undefined {
+  let pid = process.ppid;
+  for (let level = 0; level < 4 && pid > 1; level++) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (/\bnp[mx](-cli)?(\.js)?\b/.test(cmd)) return pid;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command's closing parenthesis: state, then ppid.
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }

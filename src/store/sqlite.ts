@@ -429,6 +429,23 @@ function userVersion(db: DatabaseSync): number {
 }
 
 /**
+ * Switches a new database file to WAL. Several processes opening a fresh file at once race for the exclusive
+ * lock this needs, and SQLite can answer "database is locked" at once instead of waiting out the busy timeout
+ * (seen in test/store/multi-process.test.ts on a loaded CI box): retried for up to ~2 s.
+ */
+function setWal(db: DatabaseSync): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (attempt >= 40 || !/database is locked|SQLITE_BUSY/i.test(String(err))) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+}
+
+/**
  * Opens (creating and migrating if needed) `<stateDir>/genplat.db`. Several processes may open it at once.
  * @throws SchemaTooNewError when a newer genplat-mcp wrote it; file-system and SQLite errors.
  */
@@ -440,7 +457,7 @@ export async function openSqliteStore(stateDir: string, options: SqliteStoreOpti
   const { DatabaseSync } = loadSqlite();
   const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
   try {
-    db.exec('PRAGMA journal_mode = WAL');
+    setWal(db);
     db.exec('PRAGMA synchronous = FULL');
     const found = userVersion(db);
     if (found > SCHEMA_VERSION) throw new SchemaTooNewError(path, found, SCHEMA_VERSION);

@@ -162,8 +162,10 @@ describe('started through npx', () => {
     const state = scratch();
     mkdirSync(state, { recursive: true });
     const s = await start(
+      // `npx genplat-mcp` would run a copy from npm's npx cache (whatever version a pack test left there), not
+      // this checkout's build: run the checkout's bin through npx, which keeps npm → sh -c → node.
       'npx',
-      ['--no-install', 'genplat-mcp', '--sandbox', '--http', '--port', '0'],
+      ['--no-install', '--', 'node', 'dist/src/index.js', '--sandbox', '--http', '--port', '0'],
       {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? state,
