@@ -24,6 +24,10 @@ export interface SignOptions {
 
 const SALT = 'genplat-mcp signer v1';
 
+/** No unpaired UTF-16 surrogate (String.prototype.isWellFormed, which this TypeScript lib does not declare). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
+
 /** The purpose's own key: derived, never the consent key itself. */
 export function purposeKey(root: Buffer, purpose: SignedPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', root, SALT, purpose, 32));
@@ -31,6 +35,8 @@ export function purposeKey(root: Buffer, purpose: SignedPurpose): Buffer {
 
 function mac(root: Buffer, purpose: SignedPurpose, payload: string, opts: SignOptions): Buffer {
   const bytes = opts.macBytes ?? 32;
+  // UTF-8 turns every unpaired surrogate into U+FFFD: two different strings would share one MAC.
+  if (!wellFormed(payload) || !wellFormed(opts.bind ?? '')) throw new RangeError('not well-formed Unicode');
   if (bytes < 16 || bytes > 32) throw new RangeError(`macBytes must be 16-32, got ${bytes}`);
   const bind = opts.bind ?? '';
   return createHmac('sha256', purposeKey(root, purpose))
@@ -47,6 +53,7 @@ export function sign(root: Buffer, purpose: SignedPurpose, payload: string, opts
 
 /** The payload of a string this signer made for `purpose` (and `bind`), or undefined for anything else. */
 export function open(root: Buffer, purpose: SignedPurpose, signed: string, opts: SignOptions = {}): string | undefined {
+  if (!wellFormed(signed) || !wellFormed(opts.bind ?? '')) return undefined;
   const dot = signed.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const payload = signed.slice(0, dot);

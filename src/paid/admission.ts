@@ -43,7 +43,8 @@ export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules:
   if (rules.unsettled && facts.unsettled) return { reason: 'unsettled', record: facts.unsettled };
   if (rules.exclusive && facts.exclusive) return { reason: 'exclusive', record: facts.exclusive };
   // An expired token is spent, whatever its HMAC said a moment ago: its nonce row may already be pruned, so the
-  // unique insert could succeed a second time. Judged on the store's clock.
+  // unique insert could succeed a second time. Judged on the admitting instance's clock (the store passes its
+  // `now`): instances whose clocks differ by more than NONCE_GRACE_MS (1 h) could disagree.
   if (rules.nonce && rules.nonce.expiresAt.getTime() <= facts.now.getTime()) return { reason: 'token_used' };
   return undefined;
 }

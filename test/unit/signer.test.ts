@@ -35,4 +35,11 @@ describe('signer', () => {
     const s = sign(ROOT, 'task-id', 'x', { bind: 'a' });
     expect(open(ROOT, 'task-id', s.replace(/^x/, '1:a\nx'), { bind: '' })).toBeUndefined();
   });
+
+  it('refuses unpaired surrogates, which UTF-8 would fold into one MAC (issue 19 review)', () => {
+    expect(() => sign(ROOT, 'webhook-path', 'a\uD800')).toThrow(RangeError);
+    const s = sign(ROOT, 'task-id', 'x', { bind: 'owner\uFFFD' });
+    expect(open(ROOT, 'task-id', s, { bind: 'owner\uD800' })).toBeUndefined();
+    expect(open(ROOT, 'task-id', s, { bind: 'owner\uFFFD' })).toBe('x');
+  });
 });
