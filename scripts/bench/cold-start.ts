@@ -56,14 +56,17 @@ async function once(
   variant: Variant,
   sim: Simulator,
   stateDir: string,
+  extra: Record<string, string> = {},
 ): Promise<{ ms: number; resolvedMs: number; peakMiB: number; listedMiB: number; listedPeakMiB: number }> {
   const started = performance.now();
   const s =
     variant === 'minimal'
-      ? await spawnStdio(MINIMAL_ENTRY, {})
+      ? await spawnStdio(MINIMAL_ENTRY, { ...extra })
       : variant === 'ours'
-        ? await spawnStdio(OUR_ENTRY, serverEnv(sim, stateDir))
-        : await spawnStdio(OUR_ENTRY, { GENPLAT_STATE_DIR: stateDir, GENPLAT_LOG_LEVEL: 'warn' }, ['--sandbox']);
+        ? await spawnStdio(OUR_ENTRY, serverEnv(sim, stateDir, extra))
+        : await spawnStdio(OUR_ENTRY, { GENPLAT_STATE_DIR: stateDir, GENPLAT_LOG_LEVEL: 'warn', ...extra }, [
+            '--sandbox',
+          ]);
   // Protocol.connect installed its own onmessage: wrap it to note when the tools/list answer arrives.
   let arrived = Number.NaN;
   const deliver = s.transport.onmessage;
@@ -149,5 +152,41 @@ export async function coldStart(sim: Simulator, runs: number): Promise<ColdStart
       oursSandbox: ms.oursSandbox.map((x) => round(x, 1)),
       minimal: ms.minimal.map((x) => round(x, 1)),
     },
+  };
+}
+
+export interface FirstLaunchResult {
+  runs: number;
+  medianMs: { ours: number; minimal: number };
+  ratio: number;
+  samplesMs: { ours: number[]; minimal: number[] };
+}
+
+/**
+ * A host's first launch: the same spawn → tools/list answer as `coldStart`, with V8's on-disk compile cache off
+ * (`NODE_DISABLE_COMPILE_CACHE=1`, which the bin's `module.enableCompileCache()` honours) for both servers, so
+ * every module is compiled as on a fresh install. Interleaved like `coldStart`, one unmeasured round first.
+ */
+export async function firstLaunch(sim: Simulator, runs: number): Promise<FirstLaunchResult> {
+  const variants = ['ours', 'minimal'] as const;
+  const ms: Record<(typeof variants)[number], number[]> = { ours: [], minimal: [] };
+  const extra = { NODE_DISABLE_COMPILE_CACHE: '1' };
+  const stateDir = await mkdtemp(join(tmpdir(), 'genplat-bench-first-'));
+  try {
+    for (const v of variants) await once(v, sim, stateDir, extra);
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(i + k) % variants.length] as (typeof variants)[number];
+        ms[v].push((await once(v, sim, stateDir, extra)).ms);
+      }
+    }
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
+  }
+  return {
+    runs,
+    medianMs: { ours: round(median(ms.ours), 1), minimal: round(median(ms.minimal), 1) },
+    ratio: round(median(ms.ours) / median(ms.minimal)),
+    samplesMs: { ours: ms.ours.map((x) => round(x, 1)), minimal: ms.minimal.map((x) => round(x, 1)) },
   };
 }
