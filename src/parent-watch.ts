@@ -19,9 +19,11 @@ export const startedByNpm = (env: NodeJS.ProcessEnv): boolean =>
  * @returns a function that stops watching.
  */
 export function watchParent(onGone: () => void, intervalMs = 1_000): () => void {
-  const parent = process.ppid;
-  // Under `npm → sh -c → node` a shell that outlives npm keeps our parent pid unchanged: watch npm itself too.
-  const npm = npmAncestor();
+  // Compared with the parent we had when this module loaded, not when the watch starts: a wrapper stopped while
+  // the server was still starting (before it listened) would otherwise leave us under init with nothing to
+  // notice (seen in CI: the test's SIGTERM won the race).
+  const parent = STARTED_UNDER.ppid;
+  const npm = STARTED_UNDER.npm;
   const timer = setInterval(() => {
     if (process.ppid === parent && (npm === undefined || alive(npm))) return;
     clearInterval(timer);
@@ -31,6 +33,15 @@ export function watchParent(onGone: () => void, intervalMs = 1_000): () => void 
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * Our parent and npm ancestor as they were when this module loaded (early in start-up). Under
+ * `npm → sh -c → node` a shell that outlives npm keeps our parent pid unchanged: npm itself is watched too.
+ */
+const STARTED_UNDER: { ppid: number; npm: number | undefined } = {
+  ppid: process.ppid,
+  npm: startedByNpm(process.env) ? npmAncestor() : undefined,
+};
 
 /** Whether a process exists (signal 0 probes without sending anything). */
 function alive(pid: number): boolean {
