@@ -87,6 +87,17 @@ function isConnectionLoss(err: unknown): boolean {
   return typeof e?.message === 'string' && /Connection terminated|connection .*closed|ECONNRESET/i.test(e.message);
 }
 
+/** Runs a read or an idempotent statement again when a stale pooled connection died under it. */
+async function retryOnConnectionLoss<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isConnectionLoss(err) || attempt >= STALE_CONNECTION_RETRIES) throw err;
+    }
+  }
+}
+
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const ORDER = NEWEST_FIRST;
 const $ = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
@@ -181,13 +192,7 @@ class PostgresStore implements Store {
   /** One statement outside a transaction (reads, idempotent writes): retried on a stale pooled connection. */
   private async query<R extends pg.QueryResultRow>(sql: string, args: unknown[] = []): Promise<R[]> {
     if (this.closed) throw new Error('The job store is closed.');
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return (await this.pool.query<R>(sql, args)).rows;
-      } catch (err) {
-        if (!isConnectionLoss(err) || attempt >= STALE_CONNECTION_RETRIES) throw err;
-      }
-    }
+    return retryOnConnectionLoss(async () => (await this.pool.query<R>(sql, args)).rows);
   }
 
   /** The facts `rules` names, read on `c` (inside `admit`'s transaction) or on the pool (plainly). */
@@ -202,13 +207,7 @@ class PostgresStore implements Store {
 
   async readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts> {
     if (this.closed) throw new Error('The job store is closed.');
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.facts(rules, this.pool);
-      } catch (err) {
-        if (!isConnectionLoss(err) || attempt >= STALE_CONNECTION_RETRIES) throw err;
-      }
-    }
+    return retryOnConnectionLoss(() => this.facts(rules, this.pool));
   }
 
   async admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult> {
