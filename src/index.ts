@@ -13,7 +13,8 @@ import { setTrustedMediaOrigins } from './guards/url.js';
 import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
-import { buildServer } from './server.js';
+import type { ServerDeps } from './server.js';
+import { buildDeferredServer, canDeferHandlers } from './server-deferred.js';
 import type { Simulator } from './sim/index.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
 import { connectStdio } from './transports/stdio.js';
@@ -59,8 +60,16 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
   const built: { close(): Promise<void> }[] = [];
+  const deps: ServerDeps = { config, client, jobs, log };
+  // The tools, resources and prompts load on the first request that needs them (src/server-deferred.ts) when the
+  // build's tools/list covers this configuration; otherwise the whole server is built now, as unbundled.
+  const loadFailed = (err: unknown) => {
+    say(redact(`genplat-mcp: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+    process.exit(1);
+  };
+  const whole = canDeferHandlers(config) ? undefined : (await import('./server.js')).buildServer;
   const conn = connectStdio(() => {
-    const b = buildServer({ config, client, jobs, log });
+    const b = whole ? whole(deps) : buildDeferredServer(deps, loadFailed);
     built.push(b);
     return b.server;
   });
