@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
-import { setTrustedMediaOrigins } from './guards/url.js';
 import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
@@ -48,7 +47,9 @@ async function serve(config: Config, log: Logger): Promise<void> {
     sim = await startSandbox(config, log);
     apiKey = sim.apiKey;
     baseUrl = sim.baseUrl;
-    // The simulator's media live on loopback; outputs of its jobs must be usable as inputs.
+    // The simulator's media live on loopback; outputs of its jobs must be usable as inputs. Imported here: the URL
+    // guard (and ipaddr.js, a CommonJS package) is not needed before the first tool call otherwise.
+    const { setTrustedMediaOrigins } = await import('./guards/url.js');
     setTrustedMediaOrigins([sim.origin]);
     log.info(`SANDBOX: using the built-in simulator at ${sim.baseUrl}; no real credits are spent`);
   }
