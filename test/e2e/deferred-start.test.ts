@@ -65,7 +65,7 @@ describe.each(['legacy', 'modern'] as const)('deferred start of the bundled bin 
       expect(before).toContain('main');
       expect(before).not.toContain('server-handlers');
 
-      // A tool call and the requests behind it are held while the handlers load, then answered in order.
+      // A tool call and the requests behind it are held while the handlers load, then each is answered.
       sim.log.clear();
       const [voices, resources, prompts, tools] = await Promise.all([
         s.client.callTool({ name: 'list_voices', arguments: {} }),
