@@ -67,9 +67,9 @@ const MISS_REASONS = {
   tokens:
     'descriptions and schemas are trimmed by issue 13 items 2 and 7 (wip/schemas): rules move into resources and errors',
   coldStart:
-    'the tool modules and their zod schemas still load before the first answer (tools/list itself is prebuilt); a loaded machine also widens the ratio',
+    'what is left before the first answer is the config schema, the job store (node:sqlite, node:crypto) and the bundle itself (tools load on the first call); a loaded machine widens the ratio',
   memory:
-    'the tool modules and their zod schemas (loaded at start, not on first call) and undici (the catalog read by resources/list)',
+    'the tool modules and their zod schemas (loaded by the first request past tools/list) and undici (the first platform read)',
 };
 /** mulberry32: a seeded generator, so every run simulates the same job lengths. */
 function seeded(seed: number): () => number {

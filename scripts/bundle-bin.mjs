@@ -39,7 +39,10 @@ for (const name of readdirSync(outDir)) if (name.startsWith(CHUNK_PREFIX)) rmSyn
 // Confirm tool's for the default and the every-toolset configurations (its enum depends on the visible tools).
 const { APPS_CLIENT, listTools } = await import(pathToFileURL(join(root, 'dist', 'scripts', 'measure-tools.js')).href);
 const { CONFIRM_TOOL } = await import(pathToFileURL(join(root, 'dist', 'src', 'apps', 'confirm-tool.js')).href);
-const prebuilt = { tools: [], confirm: {} };
+const { ALL_TOOLS } = await import(pathToFileURL(join(root, 'dist', 'tools', 'index.js')).href);
+// What decides each tool's visibility (src/tool-visibility.ts), so the bin can pick its lists before loading a tool.
+const specs = ALL_TOOLS.map((s) => ({ name: s.name, toolset: s.toolset, billable: s.billable !== undefined }));
+const prebuilt = { tools: [], specs, confirm: {} };
 for (const env of [{ GENPLAT_TOOLSETS: 'all' }, {}]) {
   // Listed to an Apps client: the Confirm tool is App-only (src/protocol/app-only.ts); other clients get the same
   // list without it.

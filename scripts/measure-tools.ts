@@ -88,6 +88,19 @@ export async function listTools(
   cli: Partial<CliArgs> = {},
   capabilities: ClientCapabilities = {},
 ): Promise<Tool[]> {
+  return withLiveServer(env, cli, capabilities, async (client) => (await client.listTools()).tools);
+}
+
+/**
+ * Runs `use` with a client connected in process to a server built whole (`buildServer`, as unbundled) for one
+ * configuration, on a fresh store; the platform is a loopback address nothing listens on.
+ */
+export async function withLiveServer<T>(
+  env: Record<string, string>,
+  cli: Partial<CliArgs>,
+  capabilities: ClientCapabilities,
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-measure-'));
   const log = createLogger('error', () => {});
   const config = loadConfig({ command: 'serve', sandbox: false, readOnly: false, http: false, ...cli } as CliArgs, {
@@ -109,7 +122,7 @@ export async function listTools(
   const [a, b] = InMemoryTransport.createLinkedPair();
   try {
     await Promise.all([built.server.connect(b), client.connect(a)]);
-    return (await client.listTools()).tools;
+    return await use(client);
   } finally {
     await client.close();
     await built.close();

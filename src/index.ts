@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
-import { setTrustedMediaOrigins } from './guards/url.js';
 import { StateError } from './jobs/state-error.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
-import { buildServer } from './server.js';
+import type { ServerDeps } from './server.js';
+import { buildDeferredServer, canDeferHandlers } from './server-deferred.js';
 import type { Simulator } from './sim/index.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
 import { connectStdio } from './transports/stdio.js';
@@ -47,7 +47,9 @@ async function serve(config: Config, log: Logger): Promise<void> {
     sim = await startSandbox(config, log);
     apiKey = sim.apiKey;
     baseUrl = sim.baseUrl;
-    // The simulator's media live on loopback; outputs of its jobs must be usable as inputs.
+    // The simulator's media live on loopback; outputs of its jobs must be usable as inputs. Imported here: the URL
+    // guard (and ipaddr.js, a CommonJS package) is not needed before the first tool call otherwise.
+    const { setTrustedMediaOrigins } = await import('./guards/url.js');
     setTrustedMediaOrigins([sim.origin]);
     log.info(`SANDBOX: using the built-in simulator at ${sim.baseUrl}; no real credits are spent`);
   }
@@ -59,8 +61,16 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
   const built: { close(): Promise<void> }[] = [];
+  const deps: ServerDeps = { config, client, jobs, log };
+  // The tools, resources and prompts load on the first request that needs them (src/server-deferred.ts) when the
+  // build's tools/list covers this configuration; otherwise the whole server is built now, as unbundled.
+  const loadFailed = (err: unknown) => {
+    say(redact(`genplat-mcp: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+    process.exit(1);
+  };
+  const whole = canDeferHandlers(config) ? undefined : (await import('./server.js')).buildServer;
   const conn = connectStdio(() => {
-    const b = buildServer({ config, client, jobs, log });
+    const b = whole ? whole(deps) : buildDeferredServer(deps, loadFailed);
     built.push(b);
     return b.server;
   });

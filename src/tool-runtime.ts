@@ -26,6 +26,7 @@ import { portableInputSchema, portableSchema } from './protocol/portable-schema.
 import type { ConsentStateCodec } from './protocol/request-state.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
+import { visibleSpecs } from './tool-visibility.js';
 
 export interface RuntimeDeps {
   config: Config;
@@ -89,11 +90,6 @@ function wireSchemas(spec: ToolSpec) {
     wireSchemaCache.set(spec, built);
   }
   return built;
-}
-
-/** Which specs this configuration exposes: the chosen toolsets; read-only mode hides every billable tool. */
-export function visibleSpecs(specs: ToolSpec[], config: Config): ToolSpec[] {
-  return specs.filter((s) => config.toolsets.includes(s.toolset) && !(config.readOnly && s.billable));
 }
 
 /**

@@ -10,7 +10,10 @@
  * `test/e2e/prebuilt-tools-list.test.ts` proves the bundled bin's answer equals the live one per configuration.
  */
 import type { Tool } from '@modelcontextprotocol/server';
+import { CONFIRM_TOOL } from './apps/confirm-name.js';
+import type { Config, Toolset } from './config.js';
 import type { PreparedLists } from './protocol/app-only.js';
+import { visibleSpecs } from './tool-visibility.js';
 
 // Replaced by the bundler (rolldown `transform.define`) with the JSON text of a `Prebuilt`.
 declare const __GENPLAT_TOOLS_LIST__: string | undefined;
@@ -24,8 +27,20 @@ declare const __GENPLAT_TOOLS_LIST__: string | undefined;
 export interface Prebuilt {
   /** Every spec tool's definition as the SDK lists it (every toolset on). */
   tools: Tool[];
+  /**
+   * What decides each spec tool's visibility, in ALL_TOOLS order: the bin picks its lists from these before
+   * any tool module is loaded (src/server-deferred.ts), by the same rule the runtime registers with.
+   */
+  specs: ToolSummary[];
   /** The Confirm tool's definition, keyed by `configKey(names of the spec tools registered with it)`. */
   confirm: Record<string, Tool>;
+}
+
+/** A spec tool as the visibility rule (src/tool-visibility.ts) reads it. */
+export interface ToolSummary {
+  name: string;
+  toolset: Toolset;
+  billable: boolean;
 }
 
 export const configKey = (names: readonly string[]): string => names.join(',');
@@ -56,4 +71,20 @@ export function prebuiltToolsLists(names: readonly string[], confirm?: string): 
   if (confirm === undefined) return { forApps: forOthers, forOthers };
   const entry = built.confirm[configKey(names)];
   return { forApps: entry?.name === confirm ? [...forOthers, entry] : undefined, forOthers };
+}
+
+/**
+ * The prebuilt answers for `config`, decided from the build-time summaries alone (no tool module loaded): the
+ * tools `visibleSpecs` keeps, and the Confirm tool when one of them is billable (as registerConfirmTool decides).
+ * Undefined when unbundled or when either kind of client would need the live answer.
+ */
+export function prebuiltListsFor(config: Config): { forApps: Tool[]; forOthers: Tool[] } | undefined {
+  const built = prebuiltTools();
+  if (!built) return undefined;
+  const visible = visibleSpecs(built.specs, config);
+  const lists = prebuiltToolsLists(
+    visible.map((s) => s.name),
+    visible.some((s) => s.billable) ? CONFIRM_TOOL : undefined,
+  );
+  return lists?.forApps && lists.forOthers ? { forApps: lists.forApps, forOthers: lists.forOthers } : undefined;
 }

@@ -20,10 +20,12 @@ import { clientShowsApps } from '../protocol/app-only.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
-import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable, visibleSpecs } from '../tool-runtime.js';
+import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable } from '../tool-runtime.js';
+import { visibleSpecs } from '../tool-visibility.js';
+import { CONFIRM_TOOL } from './confirm-name.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
 
-export const CONFIRM_TOOL = 'confirm_paid_call';
+export { CONFIRM_TOOL } from './confirm-name.js';
 
 /** Registers the App's Confirm button when a billable tool is visible; returns whether it did. */
 export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): boolean {

@@ -41,10 +41,9 @@ import { envelopeResult } from '../result.js';
 import { open, sign } from '../signer.js';
 import { clientCapabilities, isModern } from './era.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION } from './tasks-capability.js';
 
-/** What the server declares in `capabilities.extensions` (no settings are defined: an empty object). */
-export const TASKS_CAPABILITY = { [TASKS_EXTENSION]: {} } as const;
+export { TASKS_CAPABILITY, TASKS_EXTENSION } from './tasks-capability.js';
 
 /**
  * The poller never reads a job more often than its minimum interval (spec "Limits": 5-10 s), so polling a

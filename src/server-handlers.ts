@@ -1,0 +1,73 @@
+/**
+ * Everything a server does beyond `initialize`: the tools (with the App's Confirm button), resources, the Apps'
+ * Views, prompts and MCP task handlers, over one catalog and one poller. src/server.ts installs them while it
+ * builds a server; the bundled bin's stdio server installs them when the first request that needs them
+ * arrives (src/server-deferred.ts), so their modules and zod schemas are not evaluated before the first tools/list.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ALL_RESOURCES, registerResources } from '../resources/index.js';
+import { ALL_TOOLS } from '../tools/index.js';
+import { registerConfirmTool } from './apps/confirm-tool.js';
+import { registerAppResources } from './apps/register.js';
+import { createCatalog } from './catalog.js';
+import { createPoller } from './jobs/poller.js';
+import { registerPrompts } from './prompts.js';
+import type { ConsentStateCodec } from './protocol/request-state.js';
+import { registerTaskHandlers } from './protocol/tasks.js';
+import type { ServerDeps } from './server.js';
+import { registerTools } from './tool-runtime.js';
+import { visibleSpecs } from './tool-visibility.js';
+
+export interface InstalledHandlers {
+  /** Names of the spec tools registered, in registration order. */
+  toolNames: string[];
+  /** Whether the App's Confirm tool was registered. */
+  confirm: boolean;
+  /** Closes what the handlers own (the poller, unless the caller passed one). */
+  close(): void;
+}
+
+/**
+ * Registers every tool, resource, prompt and task handler on `server`. The tools/list answer per client is the
+ * caller's (src/protocol/app-only.ts wraps the SDK's handler once everything is registered).
+ */
+export function installHandlers(
+  server: McpServer,
+  deps: ServerDeps,
+  consentState: ConsentStateCodec,
+): InstalledHandlers {
+  const catalog = deps.catalog ?? createCatalog(deps.client);
+  const ownPoller = deps.poller === undefined;
+  const poller = deps.poller ?? createPoller({ client: deps.client, jobs: deps.jobs, log: deps.log });
+  const runtime = {
+    config: deps.config,
+    client: deps.client,
+    jobs: deps.jobs,
+    catalog,
+    poller,
+    log: deps.log,
+    owner: deps.owner,
+  };
+  const runtimeDeps = {
+    ...runtime,
+    consentState,
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
+    ...(deps.onPaidStep ? { onPaidStep: deps.onPaidStep } : {}),
+    ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
+  };
+  const specs = deps.tools ?? ALL_TOOLS;
+  registerTools(server, specs, runtimeDeps);
+  const confirm = registerConfirmTool(server, specs, runtimeDeps);
+  registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
+  registerAppResources(server, deps.config);
+  registerPrompts(server, runtime);
+  registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
+  return {
+    toolNames: visibleSpecs(specs, deps.config).map((s) => s.name),
+    confirm,
+    close: () => {
+      if (ownPoller) poller.close();
+    },
+  };
+}
