@@ -97,12 +97,13 @@ export const HOST_DEFS: Record<HostId, HostDef> = {
       'Quit Claude Desktop completely and start it again; the server then shows under Settings → Developer.',
       'Its chat declares elicitation but never shows the form: paid calls ask with a confirmation token.',
     ],
-    // Its config file holds stdio servers only (no url/headers member): nothing to write for a remote server.
+    // Anthropic: "Claude Desktop will not connect to remote servers that are configured directly via
+    // claude_desktop_config.json" (support.claude.com/en/articles/11503834): nothing to write.
     remote: {
       notes: (r) => [
         `Claude Desktop's config file has no entry for a remote server, so nothing was written. Honest options:`,
         '1. Let Claude Desktop start its own server over stdio: `genplat-mcp install claude-desktop` (same store and ceilings if it shares the state folder or GENPLAT_DATABASE_URL with the HTTP server).',
-        `2. Settings → Connectors → "Add custom connector" with ${r.url}: custom connectors authenticate with OAuth, not a bearer header, and are reached from Anthropic's side, so the server needs OAuth mode (docs/security.md) and a public https URL.`,
+        `2. Settings → Connectors → "Add custom connector" with ${r.url}: custom connectors take no auth or OAuth, never a bearer header, and Claude connects to them from Anthropic's addresses, so the server needs OAuth mode (docs/teams-and-oauth.md) at a public https URL.`,
         '3. A stdio-to-HTTP bridge (a third-party package run as a stdio server) would work but holds the token and sits in the paid path: this project does not vet or recommend one; choosing it is your call.',
       ],
     },
