@@ -3,7 +3,8 @@
  * Real-hosts suite (issue 20 item 2): each host CLI in hosts/package.json runs headless in a fresh temp HOME,
  * configured (its own config files, its own auto-approval setting) to start our built server over stdio (the
  * entry written by `genplat-mcp install <host> --config <file> --trust --headless`), and to reach it over
- * Streamable HTTP with a bearer token (entry written by hand). Each host's model is a stand-in on loopback
+ * Streamable HTTP with a bearer token (entry written by `genplat-mcp install <host> --http <url> --config <file>
+ * --trust`, the token in the host's environment as GENPLAT_HTTP_TOKEN, never in its config). Each host's model is a stand-in on loopback
  * (`lib/model.mjs`, the provider API the host speaks) scripted by `lib/script.mjs`:
  *   list_avatars → create_talking_video (confirmation_required + token) → same + confirmation_token → wait_for_jobs
  * reading every tool result from the conversation the host sends back. The platform is a standalone simulator
@@ -18,7 +19,7 @@
  * Docs: docs/hosts-ci.md.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { host as claudeCode } from './clients/claude-code.mjs';
@@ -105,7 +106,7 @@ async function runOne(h, transport) {
       const env = serverEnv(sim, join(dir, 'state'));
       const token = `hosts-suite-${h.id}-0123456789abcdef`;
       http = await startHttpServer(env, join(dir, 'server.log'), token);
-      server = { http: { url: http.url, headers: { Authorization: `Bearer ${token}` }, token } };
+      server = { http: { url: http.url, token, home } };
     } else {
       // `genplat-mcp install <host> --config <file> --trust --headless` writes the entry (lib/procs.mjs
       // genplatInstall): absolute paths to the pinned Node 22 it runs on and to the built entry, the simulator's
@@ -113,9 +114,14 @@ async function runOne(h, transport) {
       server = { stdio: { home, baseUrl: sim.baseUrl, apiKey: sim.apiKey } };
     }
     // The suite's own settings (the stand-in model) first, then our server added to them by installServer:
-    // over stdio the installer's entry plus the host settings it does not write; over HTTP a hand-written entry.
+    // the installer's entry (stdio or HTTP) plus the host settings it does not write.
     h.writeModelConfig(home, model.origin);
     r.install = h.installServer(home, server, { cwd });
+    // The installer had the token in its environment: no file the host reads may hold it (only a reference).
+    if (server.http) {
+      const leaks = filesHolding(home, server.http.token);
+      if (leaks.length) throw new Error(`the bearer token is written literally in ${leaks.join(', ')}`);
+    }
     const cmd = h.command({ prompt: PROMPT, model, home, server });
     const out = await runHost(join(modules, h.bin), cmd.args, {
       cwd,
@@ -126,6 +132,8 @@ async function runOne(h, transport) {
         LANG: 'C.UTF-8',
         CI: '1',
         NO_COLOR: '1',
+        // The one place the token lives for the host: its environment, which the installed entry references.
+        ...(server.http ? { GENPLAT_HTTP_TOKEN: server.http.token } : {}),
         ...cmd.env,
       },
       log: join(dir, 'host.log'),
@@ -150,6 +158,14 @@ async function runOne(h, transport) {
     r.seconds = Math.round((performance.now() - t0) / 100) / 10;
   }
   return r;
+}
+
+/** Every file under `dir` whose text contains `secret`. */
+function filesHolding(dir, secret) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .filter((f) => readFileSync(f, 'utf8').includes(secret));
 }
 
 function runHost(bin, argv, { cwd, env, log }) {

@@ -3,7 +3,7 @@
  * accepts) and their meanings and the environment variables from `CONFIG_DOCS` / `CLI_DOCS` (what the README
  * table is generated from), so the help cannot list a flag the parser refuses or miss one it takes.
  */
-import { CLI_FLAGS, type CliFlag, COMMANDS, type Command, type FlagSpec, flagsOf } from './config.js';
+import { type CliFlag, COMMANDS, type Command, type FlagSpec, flagSpecFor, flagsOf } from './config.js';
 import { CLI_DOCS, CONFIG_DOCS } from './config-docs.js';
 
 export { packageVersion } from './package-version.js';
@@ -33,7 +33,7 @@ const USAGE: Record<Command, { line: string; what: string }> = {
   },
   install: {
     line: 'genplat-mcp install <host> [options]',
-    what: "Writes this install into an MCP host's user config (hosts: claude-desktop, claude-code, cursor, vscode, gemini, codex, opencode) with absolute paths to a Node.js >= 22.13 and to this server, beside the servers already there, and says what that host needs next (docs/hosts.md). The key comes from GENPLAT_API_KEY or is left to the host's own secret prompt or environment reference; a file inside this checkout is never written. Exit code 2 when no suitable Node.js is found or the file cannot be merged.",
+    what: "Writes this install into an MCP host's user config (hosts: claude-desktop, claude-code, cursor, vscode, gemini, codex, opencode) with absolute paths to a Node.js >= 22.13 and to this server, beside the servers already there, and says what that host needs next (docs/hosts.md). With --http URL it writes instead the host's remote entry for a server already running there, the bearer token referenced from GENPLAT_HTTP_TOKEN (or the host's secret prompt), never written. The key comes from GENPLAT_API_KEY or is left to the host's own secret prompt or environment reference; a file inside this checkout is never written. Exit code 2 when no suitable Node.js is found or the file cannot be merged.",
   },
 };
 
@@ -45,7 +45,7 @@ const ENV_OF: Record<Command, (env: string) => boolean> = {
   // The store the server writes: its folder or PostgreSQL URL.
   audit: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
   db: (env) => env === 'GENPLAT_DATABASE_URL',
-  install: (env) => env === 'GENPLAT_API_KEY' || env === 'GENPLAT_BASE_URL',
+  install: (env) => env === 'GENPLAT_API_KEY' || env === 'GENPLAT_BASE_URL' || env === 'GENPLAT_HTTP_TOKEN',
 };
 
 /** Help is read in a terminal: Markdown's backticks are noise there. */
@@ -66,8 +66,8 @@ function wrap(text: string, indent: number, width = 100): string {
 }
 
 /** `--port N` / `-h, --help`: how the flag is typed. */
-function spelling(flag: CliFlag): string {
-  const spec: FlagSpec = CLI_FLAGS[flag];
+function spelling(flag: CliFlag, command: Command): string {
+  const spec: FlagSpec = flagSpecFor(flag, command);
   return `${spec.short ? `-${spec.short}, ` : ''}--${flag}${spec.value ? ` ${spec.value}` : ''}`;
 }
 
@@ -101,7 +101,7 @@ export function helpText(command: Command): string {
       flagsOf(command).map((f) => {
         const d = flagDoc(command, f);
         const extras = [d.env && `env ${d.env}`, d.default && `default: ${d.default}`].filter(Boolean).join('; ');
-        return [spelling(f), extras ? `${d.meaning} (${extras})` : d.meaning];
+        return [spelling(f, command), extras ? `${d.meaning} (${extras})` : d.meaning];
       }),
     ),
   );

@@ -337,6 +337,13 @@ export const CLI_DOCS: CliDoc[] = [
     default: 'off',
   },
   {
+    flag: '--http',
+    commands: ['install'],
+    meaning:
+      "Write the host's remote (Streamable HTTP) entry for our server already running at URL (its MCP endpoint, e.g. http://127.0.0.1:8787/mcp; plain http only to this machine) instead of a stdio one. The bearer token is never written: the entry references GENPLAT_HTTP_TOKEN in the host's own syntax (Codex bearer_token_env_var, VS Code a password prompt). Not with --sandbox, --headless or --node (the running server has its own settings). Claude Desktop has no such entry: it explains the options, exit 2.",
+    default: 'off: a stdio entry',
+  },
+  {
     flag: '--headless',
     commands: ['install'],
     meaning:

@@ -264,6 +264,18 @@ export interface FlagSpec {
   commands: readonly Command[];
   /** Placeholder of a string flag's value in --help. */
   value?: string;
+  /**
+   * Commands where this flag takes a value although elsewhere it is a switch, with its placeholder: the server's
+   * `--http` switch is `install <host> --http URL` (the URL of a server already running).
+   */
+  valueIn?: Partial<Record<Command, string>>;
+}
+
+/** How `command` reads `flag`: a string where `valueIn` says so, else the table's type. */
+export function flagSpecFor(flag: CliFlag, command: Command): FlagSpec {
+  const spec: FlagSpec = CLI_FLAGS[flag];
+  const value = spec.valueIn?.[command];
+  return value ? { ...spec, type: 'string', value } : spec;
 }
 
 /**
@@ -275,7 +287,7 @@ export const CLI_FLAGS = {
   sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
-  http: { type: 'boolean', commands: SERVE_LIKE },
+  http: { type: 'boolean', commands: [...SERVE_LIKE, 'install'], valueIn: { install: 'URL' } },
   host: { type: 'string', value: 'ADDR', commands: SERVE_LIKE },
   port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
@@ -368,7 +380,7 @@ export function parseCli(argv: string[]): CliArgs {
     ]);
   }
   const command = word;
-  const options = Object.fromEntries(flagsOf(command).map((f) => [f, CLI_FLAGS[f]]));
+  const options = Object.fromEntries(flagsOf(command).map((f) => [f, flagSpecFor(f, command)]));
   const { values: v, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   const values = v as Partial<Record<CliFlag, string | boolean>>;
   const str = (f: CliFlag) => (typeof values[f] === 'string' ? (values[f] as string) : undefined);
@@ -387,6 +399,7 @@ export function parseCli(argv: string[]): CliArgs {
           headless: bool('headless'),
           node: str('node'),
           config: str('config'),
+          http: str('http'),
         })
       : undefined;
   let port: number | undefined;
@@ -405,7 +418,7 @@ export function parseCli(argv: string[]): CliArgs {
     ...(install ? { install } : {}),
     sandbox: bool('sandbox'),
     readOnly: bool('read-only'),
-    http: bool('http'),
+    http: command !== 'install' && bool('http'),
     host: str('host'),
     port,
     toolsets: str('toolsets'),
@@ -439,6 +452,8 @@ export interface InstallArgs {
   node?: string | undefined;
   /** The config file to write instead of the host's own. */
   config?: string | undefined;
+  /** `--http URL`: a remote entry for a server already running at URL (its MCP endpoint), not a stdio one. */
+  http?: string | undefined;
 }
 
 function parseInstallArgs(rest: string[], flags: Omit<InstallArgs, 'host'>): InstallArgs {
@@ -453,7 +468,39 @@ function parseInstallArgs(rest: string[], flags: Omit<InstallArgs, 'host'>): Ins
   for (const f of ['node', 'config'] as const) {
     if (flags[f] !== undefined && flags[f].trim() === '') throw new ConfigurationError([`--${f} must name a path`]);
   }
+  if (flags.http !== undefined) {
+    const why = httpUrlProblem(flags.http);
+    if (why) throw new ConfigurationError([`--http ${why}`]);
+    // Those flags shape the stdio process we start; over HTTP the running server already has its own.
+    const stdioOnly = (['sandbox', 'headless', 'node'] as const).filter(
+      (f) => flags[f] !== undefined && flags[f] !== false,
+    );
+    if (stdioOnly.length)
+      throw new ConfigurationError([
+        `${stdioOnly.map((f) => `--${f}`).join(', ')} cannot go with --http: they set up a server install starts itself; the server at ${flags.http} runs with its own settings (start it with --sandbox or GENPLAT_ELICITATION=off there).`,
+      ]);
+  }
   return { host, ...flags };
+}
+
+/**
+ * Why `raw` is not a URL to give a host for our HTTP server, or undefined. The host sends the bearer token to it
+ * on every request, so plain http is accepted only to this machine (loopback): anywhere else the token would
+ * cross the network readable.
+ */
+function httpUrlProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `must be the server's full MCP URL, e.g. http://127.0.0.1:8787/mcp (got "${raw}")`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must be an http(s) URL (got "${url.protocol}")`;
+  if (url.username || url.password) return 'must not carry a user or password: the token goes in a header';
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+  if (url.protocol === 'http:' && !loopback)
+    return `must be https for ${url.hostname}: over plain http the bearer token would cross the network readable (http is accepted for localhost, 127.x.x.x and [::1] only)`;
+  return undefined;
 }
 
 /** `genplat-mcp audit export [--format csv|jsonl] [--since ISO] [--user ID]`. */

@@ -2,11 +2,11 @@
  * Claude Code (`@anthropic-ai/claude-code`, a native binary) headless: `claude -p PROMPT`.
  * Model: ANTHROPIC_BASE_URL + any ANTHROPIC_API_KEY → the stand-in speaks Anthropic Messages (SSE).
  * Server: user scope (`~/.claude.json` `mcpServers`, what `claude mcp add --scope user` writes: no project
- * approval prompt; over stdio written by `genplat-mcp install claude-code`); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
+ * approval prompt; written by `genplat-mcp install claude-code [--http URL]`); tool calls approved by `permissions.allow: ["mcp__genplat"]` in `~/.claude/settings.json`
  * (root cannot use --dangerously-skip-permissions). Tools are offered as `mcp__genplat__<tool>`, deferred: names
  * only, their schemas fetched through ToolSearch (the stand-in does, lib/model.mjs).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { genplatInstall } from '../lib/procs.mjs';
 
@@ -24,21 +24,13 @@ export const host = {
   },
 
   /**
-   * Adds our server at user scope and allows its tools. stdio: `genplat-mcp install claude-code --config
-   * ~/.claude.json --trust --headless` writes the entry; HTTP: written here (the installer writes stdio entries
-   * only). The allow rule in `~/.claude/settings.json` is the suite's: the installer does not write it.
+   * Adds our server at user scope and allows its tools: `genplat-mcp install claude-code --config ~/.claude.json
+   * --trust --headless` (stdio) or `… --http URL --trust` (HTTP: `{type: "http", url, headers}` with
+   * `Bearer ${GENPLAT_HTTP_TOKEN}`, expanded by Claude Code from its environment) writes the entry. The allow rule in `~/.claude/settings.json` is the suite's: the installer does not write it.
    */
   installServer(home, server) {
     const file = join(home, '.claude.json');
-    let out;
-    if (server.http) {
-      const config = JSON.parse(readFileSync(file, 'utf8'));
-      config.mcpServers = {
-        ...config.mcpServers,
-        genplat: { type: 'http', url: server.http.url, headers: server.http.headers },
-      };
-      writeFileSync(file, JSON.stringify(config, null, 2));
-    } else out = genplatInstall('claude-code', file, server.stdio);
+    const out = genplatInstall('claude-code', file, server);
     mkdirSync(join(home, '.claude'), { recursive: true });
     writeFileSync(
       join(home, '.claude/settings.json'),

@@ -4,12 +4,11 @@
  * (SSE). Server: `[mcp_servers.genplat]` (stdio: command/args/env; HTTP: `url` + `bearer_token_env_var`);
  * `codex exec` refuses MCP tool calls until `default_tools_approval_mode = "approve"` is set for the server.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { genplatInstall } from '../lib/procs.mjs';
 
 const toml = (v) => JSON.stringify(v); // TOML basic strings and arrays of them read like JSON ones
-export const TOKEN_VAR = 'GENPLAT_HOSTS_TOKEN';
 
 export const host = {
   id: 'codex',
@@ -37,21 +36,16 @@ export const host = {
   },
 
   /**
-   * Adds our server to the config under `home`. stdio: `genplat-mcp install codex --config config.toml --trust
-   * --headless` writes `[mcp_servers.genplat]` (with `default_tools_approval_mode = "approve"`), then the suite's
-   * `tool_timeout_sec` goes into that table; HTTP: written here (the installer writes stdio entries only).
+   * Adds our server to the config under `home`: `genplat-mcp install codex --config config.toml --trust
+   * --headless` (stdio) or `… --http URL --trust` (HTTP: `url` + `bearer_token_env_var = "GENPLAT_HTTP_TOKEN"`)
+   * writes `[mcp_servers.genplat]` (with `default_tools_approval_mode = "approve"`), then the suite's
+   * `tool_timeout_sec` goes into that table.
    */
   installServer(home, server) {
     const file = join(home, '.codex/config.toml');
     const header = '[mcp_servers.genplat]';
     const extra = 'tool_timeout_sec = 60';
-    if (server.http) {
-      const lines = [header, `url = ${toml(server.http.url)}`, `bearer_token_env_var = ${toml(TOKEN_VAR)}`];
-      lines.push('default_tools_approval_mode = "approve"', extra, '');
-      appendFileSync(file, lines.join('\n'));
-      return undefined;
-    }
-    const out = genplatInstall('codex', file, server.stdio);
+    const out = genplatInstall('codex', file, server);
     const text = readFileSync(file, 'utf8');
     const at = text.indexOf(`${header}\n`);
     if (at < 0) throw new Error(`no ${header} in ${file} after genplat-mcp install:\n${text}`);
@@ -60,14 +54,10 @@ export const host = {
     return out;
   },
 
-  command({ prompt, home, server }) {
+  command({ prompt, home }) {
     return {
       args: ['exec', '--skip-git-repo-check', prompt],
-      env: {
-        CODEX_HOME: join(home, '.codex'),
-        STANDIN_API_KEY: 'stand-in-key',
-        ...(server.http ? { [TOKEN_VAR]: server.http.token } : {}),
-      },
+      env: { CODEX_HOME: join(home, '.codex'), STANDIN_API_KEY: 'stand-in-key' },
     };
   },
 };

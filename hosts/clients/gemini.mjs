@@ -5,7 +5,7 @@
  * the model otherwise, and trust also skips the per-call confirmation); the work folder is trusted in
  * `~/.gemini/trustedFolders.json` (servers are disabled in an untrusted folder). Tools: `mcp_genplat_<tool>`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { genplatInstall } from '../lib/procs.mjs';
 
@@ -29,22 +29,15 @@ export const host = {
   },
 
   /**
-   * Adds our server, trusted, to the settings under `home`, and trusts the project folder. stdio: `genplat-mcp
-   * install gemini --config ~/.gemini/settings.json --trust --headless` writes the entry (with `trust: true`);
-   * HTTP: written here (the installer writes stdio entries only). `trustedFolders.json` is the suite's: the
+   * Adds our server, trusted, to the settings under `home`, and trusts the project folder: `genplat-mcp install
+   * gemini --config ~/.gemini/settings.json --trust --headless` (stdio) or `… --http URL --trust` (HTTP:
+   * `{httpUrl, headers}` with `Bearer ${GENPLAT_HTTP_TOKEN}`, which Gemini expands on load) writes the entry,
+   * with `trust: true`. `trustedFolders.json` is the suite's: the
    * installer does not write it (it tells the user to trust the folder).
    */
   installServer(home, server, { cwd }) {
     const file = join(home, '.gemini/settings.json');
-    let out;
-    if (server.http) {
-      const settings = JSON.parse(readFileSync(file, 'utf8'));
-      settings.mcpServers = {
-        ...settings.mcpServers,
-        genplat: { httpUrl: server.http.url, headers: server.http.headers, trust: true },
-      };
-      writeFileSync(file, JSON.stringify(settings, null, 2));
-    } else out = genplatInstall('gemini', file, server.stdio);
+    const out = genplatInstall('gemini', file, server);
     writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [cwd]: 'TRUST_FOLDER' }, null, 2));
     return out;
   },

@@ -41,19 +41,14 @@ export const host = {
   },
 
   /**
-   * Adds our server and the permission for its tools to the config under `home`. stdio: `genplat-mcp install
-   * opencode --config opencode.json --trust --headless` writes `mcp.genplat`; HTTP: written here (the installer
-   * writes stdio entries only). `permission` is the suite's: the installer does not write it.
+   * Adds our server and the permission for its tools to the config under `home`: `genplat-mcp install opencode
+   * --config opencode.json --trust --headless` (stdio) or `… --http URL --trust` (HTTP: `{type: "remote", url,
+   * headers, oauth: false}` with `Bearer {env:GENPLAT_HTTP_TOKEN}`) writes `mcp.genplat`. `permission` is the suite's: the installer does not write it.
    */
   installServer(home, server) {
     const file = join(home, '.config/opencode/opencode.json');
-    const out = server.http ? undefined : genplatInstall('opencode', file, server.stdio);
+    const out = genplatInstall('opencode', file, server);
     const config = JSON.parse(readFileSync(file, 'utf8'));
-    if (server.http)
-      config.mcp = {
-        ...config.mcp,
-        genplat: { type: 'remote', url: server.http.url, headers: server.http.headers, enabled: true },
-      };
     config.permission = { ...config.permission, 'genplat_*': 'allow' };
     writeFileSync(file, JSON.stringify(config, null, 2));
     return out;

@@ -1,7 +1,7 @@
 /**
  * The processes around a host run: the standalone simulator (`genplat-mcp sim`: its stderr logs every platform
  * request, which is how POSTs are counted), our server over HTTP (`--http`, bearer token), and the server's
- * tools/list (the names every host must offer), and `genplat-mcp install` (our stdio entry in a host's config). All on the pinned Node 22 (the server refuses Node < 22.13).
+ * tools/list (the names every host must offer), and `genplat-mcp install` (our stdio or HTTP entry in a host's config). All on the pinned Node 22 (the server refuses Node < 22.13).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -111,23 +111,27 @@ export async function serverToolNames(env) {
 }
 
 /**
- * Our stdio entry written into `configFile` by the product's own installer, as a user would run it:
- * `genplat-mcp install <hostId> --config <configFile> --trust --headless` with the run's HOME and the standalone
- * simulator's GENPLAT_BASE_URL + GENPLAT_API_KEY in its environment (and nothing else of ours). It merges into
- * the file the suite wrote first; the host's own settings the installer does not write are added after it by the
- * host's file. Throws with the installer's output when it refuses (exit 2).
+ * Our entry written into `configFile` by the product's own installer, as a user would run it. stdio
+ * (`server.stdio`): `genplat-mcp install <hostId> --config <configFile> --trust --headless` with the run's HOME and
+ * the standalone simulator's GENPLAT_BASE_URL + GENPLAT_API_KEY in its environment (and nothing else of ours).
+ * HTTP (`server.http`): `genplat-mcp install <hostId> --http <url> --config <configFile> --trust` with the server's
+ * GENPLAT_HTTP_TOKEN in its environment, as a user who has it set would (the entry must still only reference it;
+ * run.mjs checks no config under HOME holds it). It merges into the file the suite wrote first; the host's own
+ * settings the installer does not write are added after it by the host's file. Throws with the installer's
+ * output when it refuses (exit 2).
  */
-export function genplatInstall(hostId, configFile, { home, baseUrl, apiKey }) {
-  const argv = [ENTRY, 'install', hostId, '--config', configFile, '--trust', '--headless'];
-  const r = spawnSync(NODE, argv, {
-    encoding: 'utf8',
-    env: {
-      PATH: `${dirname(NODE)}:/usr/bin:/bin`,
-      HOME: home,
-      GENPLAT_BASE_URL: baseUrl,
-      GENPLAT_API_KEY: apiKey,
-    },
-  });
+export function genplatInstall(hostId, configFile, server) {
+  const argv = [ENTRY, 'install', hostId, '--config', configFile, '--trust'];
+  const env = { PATH: `${dirname(NODE)}:/usr/bin:/bin` };
+  if (server.http) {
+    argv.push('--http', server.http.url);
+    Object.assign(env, { HOME: server.http.home, GENPLAT_HTTP_TOKEN: server.http.token });
+  } else {
+    argv.push('--headless');
+    const { home, baseUrl, apiKey } = server.stdio;
+    Object.assign(env, { HOME: home, GENPLAT_BASE_URL: baseUrl, GENPLAT_API_KEY: apiKey });
+  }
+  const r = spawnSync(NODE, argv, { encoding: 'utf8', env });
   if (r.status !== 0)
     throw new Error(`genplat-mcp install ${hostId} exited ${r.status}: ${`${r.stdout}${r.stderr}`.trim() || r.error}`);
   return r.stdout;

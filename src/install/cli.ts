@@ -1,7 +1,9 @@
 /**
  * `genplat-mcp install <host> [--sandbox] [--print] [--node PATH] [--config PATH] [--trust] [--headless]`:
  * writes this install's stdio entry into a host's user-level config, with an absolute node that is new enough
- * and the absolute bin, merged beside the servers already there. The key comes from GENPLAT_API_KEY or is left
+ * and the absolute bin, merged beside the servers already there. `--http URL [--trust]` writes the host's remote
+ * entry for a server already running at URL instead, its bearer token only as the host's reference to
+ * GENPLAT_HTTP_TOKEN (or VS Code's password prompt). The key comes from GENPLAT_API_KEY or is left
  * to the host (an env reference or its secret prompt); no file inside this checkout is ever written, so the key
  * cannot end up in the repository. Runs before the Node gate (it is how a user on an old Node gets a new one
  * into the host's config), so it imports nothing that needs Node 22. docs/hosts.md is the guide.
@@ -11,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InstallArgs } from '../config.js';
-import { HOST_DEFS, type HostDef, type Launch } from './hosts.js';
+import { HOST_DEFS, type HostDef, type Launch, TOKEN_VAR } from './hosts.js';
 import { findNode } from './node-find.js';
 import { replaceTomlTable, tomlTable } from './toml.js';
 
@@ -117,9 +119,51 @@ function writeAtomic(path: string, text: string, secret: boolean): void {
 }
 
 /** The snippet as the host's file spells it (JSON member or TOML table), for --print and the hand-edit refusal. */
-function snippet(def: HostDef, name: string, entry: Json, launch: Launch): string {
+function snippet(def: HostDef, name: string, entry: Json, extras: { inputs?: unknown[] }): string {
   if (def.format === 'toml') return tomlTable([def.serversKey, name], entry);
-  return `${JSON.stringify({ [def.serversKey]: { [name]: entry }, ...def.extras?.(launch) }, null, 2)}\n`;
+  return `${JSON.stringify({ [def.serversKey]: { [name]: entry }, ...extras }, null, 2)}\n`;
+}
+
+/** What install writes and reports, stdio or remote alike. */
+interface Plan {
+  name: string;
+  entry: Json;
+  extras: { inputs?: unknown[] };
+  notes: string[];
+  /** Report lines after the target line (node, key or token, command or URL). */
+  facts: string[];
+  /** --print's lines before the notes. */
+  printFacts: string[];
+  /** The file will hold a secret (the API key): it becomes the user's alone. */
+  secret: boolean;
+}
+
+/**
+ * `--http URL`: the host's remote entry. The token is never written, even when GENPLAT_HTTP_TOKEN is set here:
+ * every host but Claude Desktop can read it at start (env reference or secret prompt), and a literal in a config
+ * file is one copy more to leak. Claude Desktop's file has no remote entry: exit 2 with the options.
+ */
+function remotePlan(def: HostDef, args: InstallArgs, env: NodeJS.ProcessEnv): Plan | { refusal: string[] } {
+  const url = args.http ?? '';
+  const remote = { url, trust: args.trust };
+  if (!def.remote.entry) return { refusal: def.remote.notes(remote) };
+  const tokenHere = Boolean(env[TOKEN_VAR]?.trim());
+  const fromPrompt = def.remote.extras !== undefined;
+  // Nothing of the token is printed or written, so --print needs no "never printed" caveat.
+  const tokenLine = `token: not written; ${def.label} supplies it at start (${def.remote.tokenReference})`;
+  const unset =
+    tokenHere || fromPrompt
+      ? []
+      : [`${TOKEN_VAR} is not set here: set it to the server's token in the environment ${def.label} starts from.`];
+  return {
+    name: 'genplat',
+    entry: def.remote.entry(remote),
+    extras: def.remote.extras?.() ?? {},
+    notes: [...def.remote.notes(remote), ...unset],
+    facts: [`• ${tokenLine}`, `• url: ${url}`],
+    printFacts: [`# ${tokenLine}`],
+    secret: false,
+  };
 }
 
 /** Paths that work today and break later: npm's npx cache (npm may clear it), a temp folder. */
@@ -142,6 +186,80 @@ export function runInstall(args: InstallArgs, opts: InstallOptions): number {
   };
   const def = HOST_DEFS[args.host];
   const root = packageRoot();
+  const planned = args.http ? remotePlan(def, args, opts.env) : stdioPlan(def, args, opts, root);
+  if ('refusal' in planned) {
+    const [first = '', ...rest] = planned.refusal;
+    refuse(first);
+    for (const line of rest) err(`  ${line}`);
+    return 2;
+  }
+  const { name, entry, extras, notes } = planned;
+
+  if (args.print) {
+    out(`# ${def.label}: merge into ${args.config ?? def.configPath(opts.env, opts.os ?? process.platform)}`);
+    out(snippet(def, name, entry, extras).trimEnd());
+    for (const f of planned.printFacts) out(f);
+    for (const n of notes) out(`# ${n}`);
+    return 0;
+  }
+
+  const target = resolve(args.config ?? def.configPath(opts.env, opts.os ?? process.platform));
+  if (isInside(target, root))
+    return refuse(
+      `${target} is inside this checkout (${root}): a config there could carry the key into the repository. Install into the host's user config (leave --config out) or a path outside the checkout.`,
+    );
+  const existed = existsSync(target);
+  let text: string;
+  let others: string[];
+  let replaced: boolean;
+  try {
+    const before = existed ? readFileSync(target, 'utf8') : '';
+    if (def.format === 'toml') {
+      const table = tomlTable([def.serversKey, name], entry);
+      const names = [
+        ...before.matchAll(new RegExp(`^\\s*\\[\\s*${def.serversKey}\\.("[^"]+"|[A-Za-z0-9_-]+)\\s*\\]`, 'gm')),
+      ].map((m) => (m[1] ?? '').replace(/^"|"$/g, ''));
+      replaced = names.includes(name);
+      others = names.filter((n) => n !== name);
+      try {
+        text = replaceTomlTable(before, [def.serversKey, name], table);
+      } catch {
+        throw new Refusal(
+          `${target} defines ${def.serversKey}.${name} inline or with dotted keys; replace it by hand with:\n${table}`,
+        );
+      }
+    } else {
+      const doc = readJson(target, before, def);
+      const servers = (doc[def.serversKey] as Json | undefined) ?? {};
+      replaced = name in servers;
+      others = Object.keys(servers).filter((n) => n !== name);
+      doc[def.serversKey] = { ...servers, [name]: entry };
+      const inputs = extras.inputs;
+      if (inputs) {
+        const have = Array.isArray(doc.inputs) ? (doc.inputs as unknown[]) : [];
+        const ids = new Set(have.map((i) => (isObject(i) ? i.id : undefined)));
+        doc.inputs = [...have, ...inputs.filter((i) => !ids.has((i as Json).id))];
+      }
+      text = `${JSON.stringify(doc, null, 2)}\n`;
+    }
+    writeAtomic(target, text, planned.secret);
+  } catch (e) {
+    if (e instanceof Refusal) return refuse(e.message);
+    return refuse(`cannot write ${target}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+
+  out(`genplat-mcp install ${def.id}${args.http ? ' --http' : ''}`);
+  out(
+    `✓ ${replaced ? 'replaced' : 'added'} "${name}" in ${target}${existed ? '' : ' (new file)'}${others.length ? `; kept ${others.length} other server(s): ${others.join(', ')}` : ''}`,
+  );
+  for (const f of planned.facts) out(f);
+  for (const n of notes) out(`• ${n}`);
+  return 0;
+}
+
+/** The stdio entry: an absolute new-enough node running this install's built bin, the key from here or the host. */
+function stdioPlan(def: HostDef, args: InstallArgs, opts: InstallOptions, root: string): Plan | { refusal: string[] } {
+  const refuse = (why: string) => ({ refusal: [why] });
   const bin = join(root, 'dist', 'src', 'index.js');
   if (!existsSync(bin)) return refuse(`${bin} is missing: run \`npm run build\` in ${root} first.`);
 
@@ -188,67 +306,20 @@ export function runInstall(args: InstallArgs, opts: InstallOptions): number {
       ? `key: not written; ${def.label} supplies GENPLAT_API_KEY at start (${def.keyReference})`
       : 'key: from GENPLAT_API_KEY, written to this file only';
 
-  if (args.print) {
-    out(`# ${def.label}: merge into ${args.config ?? def.configPath(opts.env, opts.os ?? process.platform)}`);
-    out(snippet(def, name, entry, launch).trimEnd());
-    out(`# node: ${node.path} (${node.version}, ${node.source})`);
-    out(`# ${key && !args.sandbox ? 'key: never printed; ' : ''}${keyLine}`);
-    for (const n of notes) out(`# ${n}`);
-    return 0;
-  }
-
-  const target = resolve(args.config ?? def.configPath(opts.env, opts.os ?? process.platform));
-  if (isInside(target, root))
-    return refuse(
-      `${target} is inside this checkout (${root}): a config there could carry the key into the repository. Install into the host's user config (leave --config out) or a path outside the checkout.`,
-    );
-  const existed = existsSync(target);
-  let text: string;
-  let others: string[];
-  let replaced: boolean;
-  try {
-    const before = existed ? readFileSync(target, 'utf8') : '';
-    if (def.format === 'toml') {
-      const table = tomlTable([def.serversKey, name], entry);
-      const names = [
-        ...before.matchAll(new RegExp(`^\\s*\\[\\s*${def.serversKey}\\.("[^"]+"|[A-Za-z0-9_-]+)\\s*\\]`, 'gm')),
-      ].map((m) => (m[1] ?? '').replace(/^"|"$/g, ''));
-      replaced = names.includes(name);
-      others = names.filter((n) => n !== name);
-      try {
-        text = replaceTomlTable(before, [def.serversKey, name], table);
-      } catch {
-        throw new Refusal(
-          `${target} defines ${def.serversKey}.${name} inline or with dotted keys; replace it by hand with:\n${table}`,
-        );
-      }
-    } else {
-      const doc = readJson(target, before, def);
-      const servers = (doc[def.serversKey] as Json | undefined) ?? {};
-      replaced = name in servers;
-      others = Object.keys(servers).filter((n) => n !== name);
-      doc[def.serversKey] = { ...servers, [name]: entry };
-      const inputs = def.extras?.(launch).inputs;
-      if (inputs) {
-        const have = Array.isArray(doc.inputs) ? (doc.inputs as unknown[]) : [];
-        const ids = new Set(have.map((i) => (isObject(i) ? i.id : undefined)));
-        doc.inputs = [...have, ...inputs.filter((i) => !ids.has((i as Json).id))];
-      }
-      text = `${JSON.stringify(doc, null, 2)}\n`;
-    }
-    writeAtomic(target, text, env.GENPLAT_API_KEY !== undefined);
-  } catch (e) {
-    if (e instanceof Refusal) return refuse(e.message);
-    return refuse(`cannot write ${target}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-
-  out(`genplat-mcp install ${def.id}`);
-  out(`✓ node: ${node.path} (${node.version}, ${node.source})`);
-  out(
-    `✓ ${replaced ? 'replaced' : 'added'} "${name}" in ${target}${existed ? '' : ' (new file)'}${others.length ? `; kept ${others.length} other server(s): ${others.join(', ')}` : ''}`,
-  );
-  out(`• ${keyLine}`);
-  out(`• command: ${[launch.node, ...launch.args].join(' ')}`);
-  for (const n of [...notes, ...locationNotes(root, node.path)]) out(`• ${n}`);
-  return 0;
+  return {
+    name,
+    entry,
+    extras: def.extras?.(launch) ?? {},
+    notes: [...notes, ...locationNotes(root, node.path)],
+    facts: [
+      `✓ node: ${node.path} (${node.version}, ${node.source})`,
+      `• ${keyLine}`,
+      `• command: ${[launch.node, ...launch.args].join(' ')}`,
+    ],
+    printFacts: [
+      `# node: ${node.path} (${node.version}, ${node.source})`,
+      `# ${key && !args.sandbox ? 'key: never printed; ' : ''}${keyLine}`,
+    ],
+    secret: env.GENPLAT_API_KEY !== undefined,
+  };
 }

@@ -3,13 +3,15 @@
  * already holds another server, the exact entry it writes (absolute node and bin), the other server kept; the
  * written command line, spawned as the host would, answers initialize + tools/list over stdio with --sandbox.
  * `--print` writes nothing and never prints the key; an old Node (--node) and a target inside the checkout are
- * refused with exit 2. docs/hosts.md is the guide these entries back.
+ * refused with exit 2. `--http URL`: every host's exact remote entry, the token (set in the environment) never in
+ * the file, and the entry read back with the host's documented reference rule reaches our running HTTP server
+ * (the real hosts read them in hosts/run.mjs). docs/hosts.md is the guide these entries back.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
@@ -370,5 +372,327 @@ describe('install: refusals and --print', () => {
     const r = install(['claude']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('one of: claude-desktop, claude-code, cursor, vscode, gemini, codex, opencode');
+  });
+});
+
+/** The built bin serving HTTP with the sandbox and `token`; resolves with its /mcp URL. */
+async function startHttp(token: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(NODE, [ENTRY, '--sandbox', '--http', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', GENPLAT_STATE_DIR: scratch(), GENPLAT_HTTP_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /ready on (http:\S+\/mcp)/.exec(stderr);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`http server exited ${code}: ${stderr}`)));
+  });
+  return { child, url };
+}
+
+/** tools/list through the SDK client with exactly `headers`; the error text when the server refuses. */
+async function listOver(url: string, headers: Record<string, string>): Promise<string[] | string> {
+  const client = new Client({ name: 'install-http', version: '0.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    return (await client.listTools()).tools.map((t) => t.name);
+  } catch (e) {
+    return String(e);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+const TOKEN_VAR = 'GENPLAT_HTTP_TOKEN';
+interface RemoteCase {
+  host: string;
+  file: string;
+  before: string;
+  parse(text: string): Json;
+  /** Our entry (and the file's other members we add) for `url`, with `--trust`. */
+  after(url: string): Json;
+  /**
+   * What the host sends, read back from the file by the host's documented rule for its reference
+   * (docs/hosts.md "Evidence"): the URL and headers, `vars` being its environment (or a prompt's answers).
+   */
+  request(doc: Json, vars: Record<string, string>): { url: string; headers: Record<string, string> };
+}
+
+const sub = (re: RegExp, vars: Record<string, string>, missing: (m: string) => string) => (v: string) =>
+  v.replace(re, (m, name: string) => vars[name] ?? missing(m));
+const headersBy = (e: Json, f: (v: string) => string) =>
+  Object.fromEntries(Object.entries((e.headers ?? {}) as Record<string, string>).map(([k, v]) => [k, f(v)]));
+
+const REMOTE: RemoteCase[] = [
+  {
+    host: 'claude-code',
+    file: '.claude.json',
+    before: JSON.stringify({ numStartups: 3, mcpServers: { other: OTHER } }),
+    parse: json,
+    after: (url) => ({
+      numStartups: 3,
+      mcpServers: {
+        other: OTHER,
+        genplat: { type: 'http', url, headers: { Authorization: `Bearer \${${TOKEN_VAR}}` } },
+      },
+    }),
+    // ${VAR} (and ${VAR:-default}); an unset one is an error at start, so the test leaves it in place.
+    request: (d, vars) => {
+      const e = at(d, 'mcpServers', 'genplat');
+      return {
+        url: e.url as string,
+        headers: headersBy(
+          e,
+          sub(/\$\{(\w+)(?::-[^}]*)?\}/g, vars, (m) => m),
+        ),
+      };
+    },
+  },
+  {
+    host: 'cursor',
+    file: 'mcp.json',
+    before: JSON.stringify({ mcpServers: { other: OTHER } }),
+    parse: json,
+    after: (url) => ({
+      mcpServers: { other: OTHER, genplat: { url, headers: { Authorization: `Bearer \${env:${TOKEN_VAR}}` } } },
+    }),
+    request: (d, vars) => {
+      const e = at(d, 'mcpServers', 'genplat');
+      return {
+        url: e.url as string,
+        headers: headersBy(
+          e,
+          sub(/\$\{env:(\w+)\}/g, vars, () => ''),
+        ),
+      };
+    },
+  },
+  {
+    host: 'vscode',
+    file: 'mcp.json',
+    before: JSON.stringify({ servers: { other: OTHER }, inputs: [{ id: 'mine', type: 'promptString' }] }),
+    parse: json,
+    after: (url) => ({
+      servers: {
+        other: OTHER,
+        genplat: { type: 'http', url, headers: { Authorization: `Bearer \${input:genplat-http-token}` } },
+      },
+      inputs: [
+        { id: 'mine', type: 'promptString' },
+        {
+          type: 'promptString',
+          id: 'genplat-http-token',
+          description: `genplat-mcp HTTP bearer token (the server's ${TOKEN_VAR})`,
+          password: true,
+        },
+      ],
+    }),
+    // ${input:id} is answered by the user through the input `id` declares (a password prompt): the answer is
+    // what they would type, the server's token.
+    request: (d, vars) => {
+      const e = at(d, 'servers', 'genplat');
+      const inputs = new Map((d.inputs as Json[]).map((i) => [i.id as string, i]));
+      const answer = (m: string, id: string) => {
+        const input = inputs.get(id);
+        if (input?.type !== 'promptString' || input.password !== true) return m;
+        return vars[TOKEN_VAR] ?? m;
+      };
+      return {
+        url: e.url as string,
+        headers: headersBy(e, (v) => v.replace(/\$\{input:([\w-]+)\}/g, answer)),
+      };
+    },
+  },
+  {
+    host: 'gemini',
+    file: 'settings.json',
+    before: JSON.stringify({ theme: 'Default', mcpServers: { other: OTHER } }),
+    parse: json,
+    after: (url) => ({
+      theme: 'Default',
+      mcpServers: {
+        other: OTHER,
+        genplat: { httpUrl: url, headers: { Authorization: `Bearer \${${TOKEN_VAR}}` }, trust: true },
+      },
+    }),
+    // $VAR or ${VAR} in every string of settings.json; an unset one stays as written.
+    request: (d, vars) => {
+      const e = at(d, 'mcpServers', 'genplat');
+      return {
+        url: e.httpUrl as string,
+        headers: headersBy(e, (v) =>
+          v.replace(/\$(?:(\w+)|\{(\w+)\})/g, (m, a?: string, b?: string) => vars[a ?? b ?? ''] ?? m),
+        ),
+      };
+    },
+  },
+  {
+    host: 'codex',
+    file: 'config.toml',
+    before: 'model = "o4"\n\n[mcp_servers.other]\ncommand = "/usr/bin/other-server"\nargs = ["--x"]\n',
+    parse: readToml,
+    after: (url) => ({
+      model: 'o4',
+      mcp_servers: {
+        other: OTHER,
+        genplat: { url, bearer_token_env_var: TOKEN_VAR, default_tools_approval_mode: 'approve' },
+      },
+    }),
+    // `bearer_token_env_var` names the variable whose value Codex sends as `Authorization: Bearer <value>`.
+    request: (d, vars) => {
+      const e = at(d, 'mcp_servers', 'genplat');
+      const value = vars[e.bearer_token_env_var as string];
+      const headers: Record<string, string> = value ? { Authorization: `Bearer ${value}` } : {};
+      return { url: e.url as string, headers };
+    },
+  },
+  {
+    host: 'opencode',
+    file: 'opencode.json',
+    before: JSON.stringify({
+      $schema: 'https://opencode.ai/config.json',
+      mcp: { other: { type: 'local', command: ['x'] } },
+    }),
+    parse: json,
+    after: (url) => ({
+      $schema: 'https://opencode.ai/config.json',
+      mcp: {
+        other: { type: 'local', command: ['x'] },
+        genplat: {
+          type: 'remote',
+          url,
+          headers: { Authorization: `Bearer {env:${TOKEN_VAR}}` },
+          oauth: false,
+          enabled: true,
+        },
+      },
+    }),
+    // {env:VAR} anywhere in the file's text, an unset one as ''.
+    request: (d, vars) => {
+      const e = at(
+        json(JSON.stringify(d).replace(/\{env:(\w+)\}/g, (_, n: string) => vars[n] ?? '')),
+        'mcp',
+        'genplat',
+      );
+      return { url: e.url as string, headers: (e.headers ?? {}) as Record<string, string> };
+    },
+  },
+];
+
+describe('install <host> --http URL: the remote entry, the token never written', () => {
+  const token = 'install-http-token-0123456789abcdef';
+  let server: { child: ChildProcess; url: string };
+  beforeAll(async () => {
+    server = await startHttp(token);
+  }, 60_000);
+  afterAll(() => {
+    server?.child.kill('SIGTERM');
+  });
+
+  it.each(REMOTE)(
+    '$host: the exact entry beside another server, no token in the file; read as the host does, it reaches the server',
+    async (c) => {
+      const file = join(scratch(), c.file);
+      writeFileSync(file, c.before);
+      const r = install([c.host, '--http', server.url, '--trust', '--config', file], { [TOKEN_VAR]: token });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`added "genplat" in ${file}; kept 1 other server(s): other`);
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain(token);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(token);
+      const doc = c.parse(text);
+      expect(doc).toEqual(c.after(server.url));
+
+      // The host's reading with the token in its environment (or typed at VS Code's prompt) is accepted...
+      const sent = c.request(doc, { [TOKEN_VAR]: token });
+      expect(sent.url).toBe(server.url);
+      const tools = await listOver(sent.url, sent.headers);
+      expect(tools).toEqual(expect.arrayContaining(['list_avatars', 'create_talking_video']));
+      // ...and without it, the same entry is refused by the server: the reference is what carries the token.
+      const bare = c.request(doc, {});
+      expect(await listOver(bare.url, bare.headers)).toMatch(/401|Unauthorized/);
+
+      // Installing again (or over a stdio entry of the same name) replaces it in place.
+      const again = install([c.host, '--http', server.url, '--trust', '--config', file], { [TOKEN_VAR]: token });
+      expect(again.stdout).toContain('replaced "genplat"');
+      expect(c.parse(readFileSync(file, 'utf8'))).toEqual(doc);
+    },
+    60_000,
+  );
+
+  it('a stdio entry of the same name is replaced whole (Codex: its env table too, so the key goes)', () => {
+    const file = join(scratch(), 'config.toml');
+    const key = 'gp_live_was_stdio_0123456789';
+    const first = install(['codex', '--config', file], {
+      GENPLAT_BASE_URL: 'https://api.example.com',
+      GENPLAT_API_KEY: key,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(key);
+    const r = install(['codex', '--http', 'https://mcp.example.com/mcp', '--config', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(key);
+    expect(readToml(text)).toEqual({
+      mcp_servers: { genplat: { url: 'https://mcp.example.com/mcp', bearer_token_env_var: TOKEN_VAR } },
+    });
+  });
+
+  it('--print shows the entry, writes nothing, never the token; without it set here, says where to set it', () => {
+    const home = scratch();
+    const r = install(['claude-code', '--http', 'http://127.0.0.1:8787/mcp', '--print'], {
+      HOME: home,
+      [TOKEN_VAR]: token,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`# Claude Code: merge into ${join(home, '.claude.json')}`);
+    expect(r.stdout).toContain(`"Authorization": "Bearer \${${TOKEN_VAR}}"`);
+    expect(r.stdout).toContain('Dynamic Client Registration rejected (HTTP 404)');
+    expect(r.stdout).not.toContain(token);
+    expect(existsSync(join(home, '.claude.json'))).toBe(false);
+    const unset = install(['codex', '--http', 'http://127.0.0.1:8787/mcp', '--print']);
+    expect(unset.stdout).toContain(
+      `${TOKEN_VAR} is not set here: set it to the server's token in the environment Codex starts from.`,
+    );
+    expect(unset.stdout).toContain('install again with --trust');
+  });
+
+  it('claude-desktop: no remote entry exists in its file; the options are explained, exit 2, nothing written', () => {
+    const file = join(scratch(), 'claude_desktop_config.json');
+    for (const extra of [['--config', file], ['--print']]) {
+      const r = install(['claude-desktop', '--http', 'http://127.0.0.1:8787/mcp', ...extra], { [TOKEN_VAR]: token });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        "Claude Desktop's config file has no entry for a remote server, so nothing was written.",
+      );
+      expect(r.stderr).toContain('genplat-mcp install claude-desktop');
+      expect(r.stderr).toContain('does not vet or recommend one');
+      expect(r.stdout).toBe('');
+      expect(existsSync(file)).toBe(false);
+    }
+  });
+
+  it.each([
+    ['not-a-url', "must be the server's full MCP URL"],
+    ['ftp://127.0.0.1/mcp', 'must be an http(s) URL'],
+    ['http://mcp.example.com/mcp', 'must be https for mcp.example.com'],
+    ['https://user:pw@mcp.example.com/mcp', 'must not carry a user or password'],
+  ])('--http %s is refused before anything is written: %s', (url, rule) => {
+    const file = join(scratch(), 'mcp.json');
+    const r = install(['cursor', '--http', url, '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--http ${rule}`);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('--sandbox, --headless and --node cannot go with --http (they set up a server install would start)', () => {
+    const file = join(scratch(), 'mcp.json');
+    const r = install(['cursor', '--http', 'http://localhost:8787/mcp', '--sandbox', '--headless', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--sandbox, --headless cannot go with --http');
+    expect(existsSync(file)).toBe(false);
   });
 });

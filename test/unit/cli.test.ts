@@ -74,6 +74,25 @@ describe('parseCli', () => {
     expect(problem(['deploy'])).not.toContain('did you mean');
   });
 
+  it('--http is the server switch, and takes the URL of a running server after install <host>', () => {
+    expect(parseCli(['--http'])).toMatchObject({ command: 'serve', http: true });
+    const url = 'http://127.0.0.1:8787/mcp';
+    expect(parseCli(['install', 'codex', '--http', url])).toMatchObject({
+      command: 'install',
+      http: false,
+      install: { host: 'codex', http: url },
+    });
+    expect(parseCli(['install', 'codex', `--http=${url}`]).install?.http).toBe(url);
+    expect(problem(['install', 'codex', '--http', 'http://10.0.0.5:8787/mcp'])).toContain(
+      '--http must be https for 10.0.0.5',
+    );
+    expect(problem(['install', 'codex', '--http', url, '--node', '/usr/bin/node'])).toContain(
+      '--node cannot go with --http',
+    );
+    expect(helpText('install')).toMatch(/--http URL\s/);
+    expect(helpText('serve')).not.toMatch(/--http URL/);
+  });
+
   it('--reset-sandbox without --sandbox is a configuration problem', () => {
     expect(() =>
       loadConfig(parseCli(['--reset-sandbox']), { GENPLAT_API_KEY: 'k', GENPLAT_BASE_URL: 'https://x.example/api' }),
