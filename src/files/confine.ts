@@ -34,16 +34,17 @@ function isInside(root: string, inner: string): boolean {
 }
 
 /**
- * Checks and hashes one local file. `roots` are the allowed folders (unresolved).
- * @throws UserInputError naming `field` and the rule broken; nothing was staged or sent.
+ * The real path `raw` names (absolute, or relative to a folder, first match), when it is inside one of the
+ * allowed folders with every symlink resolved, else a UserInputError naming `field`. Reads no content.
  */
-export async function checkLocalFile(field: string, raw: string, kind: MediaKind, roots: string[]): Promise<LocalFile> {
+export async function confinePath(field: string, raw: string, roots: string[]): Promise<string> {
   const fail = (rule: string): never => {
     throw new UserInputError(field, `local file ${basename(raw)}: ${rule}`);
   };
   if (roots.length === 0) {
     fail('local files are off: the client declared no MCP roots and GENPLAT_INPUT_DIRS is unset');
   }
+  if (raw.split(/[\\/]/).includes('..')) fail('the path must not contain ".."');
   const realRoots = (await Promise.all(roots.map((r) => realpath(r).catch(() => undefined)))).filter(
     (r): r is string => r !== undefined,
   );
@@ -57,6 +58,18 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
   if (!realRoots.some((r) => isInside(r, real))) {
     fail('is outside the allowed folders (MCP roots or GENPLAT_INPUT_DIRS), symlinks resolved');
   }
+  return real;
+}
+
+/**
+ * Checks and hashes one local file. `roots` are the allowed folders (unresolved).
+ * @throws UserInputError naming `field` and the rule broken; nothing was staged or sent.
+ */
+export async function checkLocalFile(field: string, raw: string, kind: MediaKind, roots: string[]): Promise<LocalFile> {
+  const fail = (rule: string): never => {
+    throw new UserInputError(field, `local file ${basename(raw)}: ${rule}`);
+  };
+  const real = await confinePath(field, raw, roots);
   let fh: FileHandle | undefined;
   try {
     fh = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(

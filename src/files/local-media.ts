@@ -70,6 +70,14 @@ export async function resolveLocalMedia(
       const { open: _open, ...facts } = up;
       resolved = { source: 'upload', field, ...facts, upload: up };
     } else {
+      // Over HTTP the caller is remote: the server's disk is not theirs, and reading it for them would let any
+      // caller stage this machine's files (the custom-avatar rule, tools/avatar/create-custom-avatar.ts).
+      if (owner !== undefined) {
+        throw new UserInputError(
+          field,
+          'local file paths are accepted only on a local (stdio) server; give a public URL or upload:<id>',
+        );
+      }
       roots ??= await deps.roots();
       const f = await checkLocalFile(field, ref.path, kind, roots);
       resolved = { source: 'path', field, ...f };

@@ -4,6 +4,8 @@
  * uploaded through the server; src/files/upload-source.ts). Decided by the value's own form, so every field
  * and every tool reads it the same way.
  */
+import { isUrlShaped } from '../guards/url-shaped.js';
+
 export type MediaRef = { type: 'url'; url: string } | { type: 'path'; path: string } | { type: 'upload'; id: string };
 
 /** What a field's media must be; the bytes are checked against it (src/files/sniff.ts). */
@@ -16,7 +18,9 @@ const UPLOAD_ID = /^[A-Za-z0-9_-]{8,128}$/;
 export const MAX_PATH_LENGTH = 4096;
 
 export function parseMediaRef(value: string): MediaRef {
-  if (/^https?:\/\//i.test(value) || /^data:/i.test(value)) return { type: 'url', url: value };
+  // Anything a URL parser could read as a URL (padded, re-spelt: src/guards/url-shaped.ts) is a URL, so the
+  // public-URL guard judges it and a hostile spelling never slips through as "a path".
+  if (isUrlShaped(value) || /^data:/i.test(value)) return { type: 'url', url: value };
   if (value.startsWith('upload:')) return { type: 'upload', id: value.slice('upload:'.length) };
   return { type: 'path', path: value };
 }

@@ -221,3 +221,19 @@ describe('confinement: refused for free (0 platform requests, 0 bytes staged)', 
     });
   }
 });
+
+describe('over HTTP a local path names the server disk, never the caller: refused for free', () => {
+  it('animate_gesture with a path, caller alice', async () => {
+    writeFileSync(join(inputs, 'mine.png'), png());
+    const c = await startHarness({ sim, owner: 'alice', config: h.config });
+    try {
+      const r = await c.call('animate_gesture', { prompt: 'waves', image_url: join(inputs, 'mine.png') });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/image_url.*only on a local \(stdio\) server/);
+      expect(posts()).toBe(0);
+      expect(await s3.keys()).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+});
