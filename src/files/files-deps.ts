@@ -10,7 +10,7 @@ import { NO_UPLOADS, type UploadSource } from './upload-source.js';
 
 const stagers = new Map<string, Stager>();
 
-/** The stager for this config, made (and its leftovers swept once) on first use; undefined without a bucket. */
+/** The stager for this config, made on first use (its leftovers swept then); undefined without a bucket. */
 export function stagerFor(config: Config): Stager | undefined {
   const s = config.files.staging;
   if (!s) return undefined;
@@ -19,6 +19,9 @@ export function stagerFor(config: Config): Stager | undefined {
   if (!stager) {
     stager = s3Stager(s);
     stagers.set(id, stager);
+    // Objects past their lifetime left by a process that stopped before its deletion timers: in the background,
+    // once per process; a failure here only delays that clean-up to the bucket's lifecycle rule.
+    stager.sweep(Date.now()).catch(() => undefined);
   }
   return stager;
 }
