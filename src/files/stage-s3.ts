@@ -63,7 +63,8 @@ export function s3Stager(cfg: Staging): Stager {
       const key = `${cfg.prefix}${randomUUID()}.${file.ext}`;
       await new Upload({
         client,
-        params: { Bucket: cfg.bucket, Key: key, Body: body, ContentType: file.contentType, ContentLength: file.size },
+        // No ContentLength: lib-storage sizes each part itself (a whole-file length on a part would be wrong).
+        params: { Bucket: cfg.bucket, Key: key, Body: body, ContentType: file.contentType },
         partSize: PART_BYTES,
         queueSize: PARTS_IN_FLIGHT,
         leavePartsOnError: false,
