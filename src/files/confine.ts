@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open, realpath } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { MAX_LOCAL_BYTES } from './limits.js';
 import type { MediaKind } from './media-ref.js';
@@ -30,7 +30,8 @@ const MiB = 1024 * 1024;
 /** True when `inner` is `root` or below it (both real paths). */
 function isInside(root: string, inner: string): boolean {
   const rel = relative(root, inner);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `..foo` is a name inside the root; only `..` itself or `../…` leaves it.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**

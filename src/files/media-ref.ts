@@ -18,6 +18,8 @@ const UPLOAD_ID = /^[A-Za-z0-9_-]{8,128}$/;
 export const MAX_PATH_LENGTH = 4096;
 
 export function parseMediaRef(value: string): MediaRef {
+  // A Windows drive path (`C:\…`, `C:/…`) reads as a one-letter URL scheme to a URL parser; it is a path.
+  if (/^[a-z]:[\\/]/i.test(value)) return { type: 'path', path: value };
   // Anything a URL parser could read as a URL (padded, re-spelt: src/guards/url-shaped.ts) is a URL, so the
   // public-URL guard judges it and a hostile spelling never slips through as "a path".
   if (isUrlShaped(value) || /^data:/i.test(value)) return { type: 'url', url: value };
@@ -36,8 +38,8 @@ export function localRefFormProblem(ref: MediaRef): string | undefined {
   if (ref.type !== 'path') return undefined;
   if (ref.path.length === 0 || ref.path.length > MAX_PATH_LENGTH) return 'local path is empty or too long';
   if (ref.path.includes('\0')) return 'local path must not contain NUL';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ref.path))
-    return 'must be a public http(s) URL, a local file path or upload:<id>';
+  // Any other `scheme:` (a URL parser's view) is neither; `C:` (one letter) is a Windows drive.
+  if (/^[a-z][a-z0-9+.-]+:/i.test(ref.path)) return 'must be a public http(s) URL, a local file path or upload:<id>';
   if (ref.path.split(/[\\/]/).includes('..')) return 'local path must not contain ".."';
   return undefined;
 }
