@@ -240,6 +240,36 @@ export const CONFIG_DOCS: ConfigDoc[] = [
       "Comma-separated hosts (or https origins, `*.` wildcards allowed) the App's CSP lets videos, images and audio load from. The sandbox's own origin is added by itself.",
     default: 'none',
   },
+  {
+    env: 'GENPLAT_INPUT_DIRS',
+    meaning:
+      'Folders (path-separated like PATH) a local file path in a media field may name, when the client declares no MCP roots. Unset and no roots: local paths are refused.',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_STAGING_BUCKET',
+    meaning:
+      'S3-compatible bucket local files are staged in for the platform to fetch (short-lived presigned URL, deleted after). Credentials: the AWS SDK default chain (env, profile, role). Unset: local files only for custom avatars (docs/files.md).',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_STAGING_ENDPOINT',
+    meaning:
+      'S3 endpoint for non-AWS stores (R2, MinIO, GCS interop), e.g. `https://<account>.r2.cloudflarestorage.com`.',
+    default: 'AWS',
+  },
+  { env: 'GENPLAT_STAGING_REGION', meaning: 'Region of the staging bucket.', default: '`us-east-1`' },
+  {
+    env: 'GENPLAT_STAGING_PREFIX',
+    meaning: 'Key prefix of staged objects in the bucket.',
+    default: '`genplat-staging/`',
+  },
+  { env: 'GENPLAT_STAGING_PATH_STYLE', meaning: '`1`: path-style bucket URLs (MinIO, s3rver).', default: 'off' },
+  {
+    env: 'GENPLAT_STAGING_TTL_S',
+    meaning: 'Lifetime of a staged file and its URL, in seconds; deleted then at the latest.',
+    default: '3600',
+  },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
 ];

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -156,9 +156,30 @@ export interface Config {
   saveMaxBytes: number;
   /** `GENPLAT_MEDIA_HOSTS`: origins (https://host) the Apps' CSP lets media load from, besides the sandbox's. */
   mediaHosts: string[];
+  /** Local media files (issue 22): where paths may point, and where they are staged for the platform. */
+  files: FilesConfig;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Test-only: `GENPLAT_TEST_KILL_AT` (src/kill-steps.ts). Undefined in every real deployment. */
   testKillAt?: PaidStep | undefined;
+}
+
+/**
+ * Local media files (src/files/). `inputDirs`: `GENPLAT_INPUT_DIRS`, the folders a local path may name when the
+ * client declares no MCP roots. `staging`: an S3-compatible bucket the platform fetches staged files from;
+ * credentials come only from the AWS SDK's default chain (never read here).
+ */
+export interface FilesConfig {
+  inputDirs: string[];
+  staging:
+    | {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        prefix: string;
+        pathStyle: boolean;
+        ttlSeconds: number;
+      }
+    | undefined;
 }
 
 /** Tokens are case-sensitive secrets: split and trimmed, never lower-cased. */
@@ -241,6 +262,17 @@ const EnvSchema = z.object({
     .optional(),
   GENPLAT_SAVE_MAX_MB: intFrom('GENPLAT_SAVE_MAX_MB', 1, 100_000).optional(),
   GENPLAT_MEDIA_HOSTS: z.string().optional(),
+  GENPLAT_INPUT_DIRS: z.string().optional(),
+  GENPLAT_STAGING_BUCKET: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .optional(),
+  GENPLAT_STAGING_ENDPOINT: z.string().trim().optional(),
+  GENPLAT_STAGING_REGION: z.string().trim().optional(),
+  GENPLAT_STAGING_PREFIX: z.string().trim().optional(),
+  GENPLAT_STAGING_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
+  GENPLAT_STAGING_TTL_S: intFrom('GENPLAT_STAGING_TTL_S', 1, 7 * 24 * 3600).optional(),
   // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
   GENPLAT_TEST_KILL_AT: z.enum(PAID_STEPS).optional(),
 });
@@ -877,6 +909,26 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     // 500 MB: a few minutes of 4K upscale output (spec: upscale up to 4K) with room; far below a disk.
     saveMaxBytes: (e.GENPLAT_SAVE_MAX_MB ?? 500) * 1024 * 1024,
     mediaHosts,
+    files: {
+      // Path-separated like PATH (`:` on POSIX, `;` on Windows): folder names may contain commas.
+      inputDirs: (e.GENPLAT_INPUT_DIRS ?? '')
+        .split(delimiter)
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .map((d) => resolve(d)),
+      staging: e.GENPLAT_STAGING_BUCKET
+        ? {
+            bucket: e.GENPLAT_STAGING_BUCKET,
+            endpoint: e.GENPLAT_STAGING_ENDPOINT || undefined,
+            region: e.GENPLAT_STAGING_REGION || 'us-east-1',
+            prefix: e.GENPLAT_STAGING_PREFIX ?? 'genplat-staging/',
+            pathStyle: truthy(e.GENPLAT_STAGING_PATH_STYLE),
+            // 1 hour: the platform fetches media when the job starts (seconds to minutes after the POST); a
+            // presigned URL must outlive that, and no longer, since anyone holding it can read the file.
+            ttlSeconds: e.GENPLAT_STAGING_TTL_S ?? 3600,
+          }
+        : undefined,
+    },
     ...(e.GENPLAT_TEST_KILL_AT ? { testKillAt: e.GENPLAT_TEST_KILL_AT } : {}),
   };
 }

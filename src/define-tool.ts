@@ -39,6 +39,11 @@ export interface ToolContext {
   progress(p: { progress: number; total?: number; message?: string }): Promise<void>;
   /** HTTP mode: the authenticated caller; undefined on stdio. Jobs and tokens are bound to it. */
   owner: string | undefined;
+  /**
+   * Billable calls: the folders a local file path may name (the client's MCP roots, else GENPLAT_INPUT_DIRS;
+   * src/files/confine.ts). Absent = none (local paths refused).
+   */
+  localRoots?: () => Promise<string[]>;
 }
 
 /** What a billable `run()` returns after its single POST was accepted. */

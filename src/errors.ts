@@ -44,6 +44,21 @@ export class UserInputError extends GenplatError {
 }
 
 /** Anything that came from talking to the platform. `requestId` is the `x-request-id` header when one was seen. */
+/**
+ * A local file could not be staged for the platform (src/files/staging.ts), after admission and before the POST:
+ * nothing was sent. Only the SDK error's name is quoted (`NoSuchBucket`, `AccessDenied`): an S3 error message
+ * may carry a bucket, a key id or an endpoint, which the agent need not see.
+ */
+export class StagingError extends GenplatError {
+  constructor(cause: unknown) {
+    const name = cause instanceof Error && /^[A-Za-z]{1,64}$/.test(cause.name) ? cause.name : 'error';
+    super(
+      `The local file could not be staged for the platform (${name}); nothing was sent and nothing was charged.`,
+      'Check the staging bucket settings (GENPLAT_STAGING_*, docs/files.md) and its credentials, then call again.',
+    );
+  }
+}
+
 export class PlatformError extends GenplatError {
   readonly requestId: string | undefined;
   constructor(message: string, nextStep: string, requestId: string | undefined, options?: { cause?: unknown }) {

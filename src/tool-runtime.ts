@@ -13,6 +13,7 @@ import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
+import { filesDeps } from './files/files-deps.js';
 import { checkArgumentDepth } from './guards/depth.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
@@ -24,6 +25,7 @@ import { runPaidCall, stepReached } from './paid/pipeline.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
+import { rootsOf } from './protocol/roots.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 import { visibleSpecs } from './tool-visibility.js';
@@ -191,6 +193,9 @@ export async function runBillable(
   const { confirmation_token, allow_duplicate, ...input } = args;
   // A Confirm click is itself the person's answer: no form on top of it.
   const form = carrier === 'human' ? undefined : formCarrierFor(server, extra, deps.config);
+  // stdio only: over HTTP a local path would name the server's disk, not the caller's.
+  const declaredRoots = deps.owner === undefined ? rootsOf(server) : undefined;
+  const roots = filesDeps(deps.config, { roots: declaredRoots }).roots;
   const result = await runPaidCall(
     spec,
     {
@@ -201,7 +206,7 @@ export async function runBillable(
       elicit: form === 'push' ? pushForm(extra, deps.config, deps.log) : undefined,
       form: form === 'mrtr' ? readFormRound(extra) : undefined,
     },
-    makeContext(extra, deps),
+    { ...makeContext(extra, deps), localRoots: roots },
     {
       config: deps.config,
       jobs: deps.jobs,
@@ -211,6 +216,8 @@ export async function runBillable(
       tokenTtlMs: deps.tokenTtlMs,
       onStep: deps.onPaidStep ?? stepReached(deps.config.testKillAt),
       callbackUrl: deps.callbackUrl,
+      // stdio only: over HTTP a local path would name the server's disk, not the caller's.
+      roots: declaredRoots,
     },
   );
   if ('error' in result) return toolError(result.error, deps.log);

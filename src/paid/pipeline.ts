@@ -15,6 +15,11 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
+import { filesDeps, stagerFor } from '../files/files-deps.js';
+import { resolveLocalMedia } from '../files/local-media.js';
+import { type StagedRequest, stageRequest } from '../files/staging.js';
+import type { UploadSource } from '../files/upload-source.js';
 import { checkWebhookUrl } from '../guards/url.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobStore } from '../jobs/store.js';
@@ -58,6 +63,10 @@ export interface BillingDeps {
   onStep?: ((step: PaidStep) => void) | undefined;
   /** HTTP mode with a public URL: our per-job callback URL (`callback.ts`); undefined = polling only. */
   callbackUrl?: CallbackUrlMaker | undefined;
+  /** stdio: the client's MCP roots (src/files/confine.ts); undefined or empty = GENPLAT_INPUT_DIRS. */
+  roots?: (() => Promise<string[] | undefined>) | undefined;
+  /** `upload:<id>` references (src/files/upload-source.ts); default: none known. */
+  uploads?: UploadSource | undefined;
 }
 
 export interface PaidCallArgs {
@@ -94,7 +103,12 @@ export async function runPaidCall(
   await spec.validate?.(input, ctx);
   // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
   // this same object, so what the user consented to is byte for byte what is sent.
-  const request = await spec.request(input, ctx);
+  // Local files in media fields become `local:<sha256>/<name>` here, so consent binds their content (src/files/).
+  const { request, files } = await resolveLocalMedia(
+    await spec.request(input, ctx),
+    filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads }),
+    deps.owner,
+  );
   const estimate = finaliseEstimate(deps.config, spec.name, await spec.billable.estimate(input, ctx));
   const kind = spec.billable.kind(input);
   const summary = spec.billable.summary(input);
@@ -178,8 +192,19 @@ export async function runPaidCall(
   const rec = admitted.record;
   deps.onStep?.('after_admit');
   deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: estimate.credits, consent: decision.consent });
-  // The consented request, plus at most our callback URL (it names the record, so it exists only now).
-  const sent = await withCallback(spec, input, ctx, request, rec.id, deps.callbackUrl, deps.log);
+  // The consented request with its local files staged (their URLs exist only now: src/files/staging.ts).
+  let staged: StagedRequest | undefined;
+  if (files.size > 0) {
+    try {
+      staged = await stageRequest(request, files, stagerFor(deps.config)!, deps.log);
+    } catch (err) {
+      // Nothing was sent: settled as rejected, so the same call is not blocked as its own duplicate.
+      const unsent = err instanceof UserInputError ? err : new StagingError(err);
+      return settleFailure(rec, unsent, kind, estimate, deps);
+    }
+  }
+  // Plus at most our callback URL (it names the record, so it exists only now).
+  const sent = await withCallback(spec, input, ctx, staged?.request ?? request, rec.id, deps.callbackUrl, deps.log);
 
   let sub: Awaited<ReturnType<typeof spec.run>>;
   try {
@@ -188,8 +213,10 @@ export async function runPaidCall(
     // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
     sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, sent);
   } catch (err) {
+    staged?.release(mayHaveBeenAccepted(err));
     return settleFailure(rec, err, kind, estimate, deps);
   }
+  staged?.release(true);
   deps.onStep?.('after_post');
   return settleSubmission(rec, sub, estimate, deps);
 }

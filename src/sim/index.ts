@@ -12,6 +12,7 @@ import { registerSecret } from '../log.js';
 import { AccountStore, Projects } from './accounts.js';
 import { type FaultSpec, FaultStore } from './faults.js';
 import { Jobs, type TimingOption, timingFrom } from './jobs.js';
+import { type FetchedMedia, MediaFetcher } from './media-fetch.js';
 import { openSimState, type SimStateFile } from './persist.js';
 import { isLoopbackUrl, isPublicUrl } from './public-url.js';
 import { type LogEntry, RequestLog } from './request-log.js';
@@ -38,6 +39,11 @@ export interface SimulatorOptions {
   startingCredits?: number;
   /** Tests: let webhook_url point at 127.0.0.1 (the real platform requires public URLs). */
   allowLoopbackWebhooks?: boolean;
+  /**
+   * Tests: fetch the loopback media URLs of billable POSTs as the platform fetches media (src/sim/media-fetch.ts),
+   * and accept them as public; what arrived is in `fetched`.
+   */
+  fetchMedia?: boolean;
   /**
    * How long after a job's terminal state its callback is POSTed (ms, default 0): the platform's delivery
    * delay, which the bench compares the webhook completion lag with.
@@ -71,6 +77,8 @@ export interface Simulator {
   accounts: { add(a: Partial<SimAccount> & { key: string }): SimAccount; get(key: string): SimAccount | undefined };
   faults: { add(f: FaultSpec): void; clear(): void };
   log: { entries(): LogEntry[]; count(f?: { method?: string; path?: string | RegExp }): number; clear(): void };
+  /** With `fetchMedia`: every media file the simulator fetched (field, path, size, sha256, sniffed type). */
+  fetched: { entries(): FetchedMedia[] };
   jobs: JobEngine & { scriptNext(s: JobScript, count?: number): void; clearScripts(): void };
   ownedVideos: Map<string, OwnedVideo>;
   vendors: VendorMap;
@@ -146,6 +154,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   // Aborted at close: callbacks still waiting out `webhookDelayMs` are dropped (delivery is not guaranteed).
   const closing = new AbortController();
 
+  const fetcher = new MediaFetcher(() => origin);
   const handler = createHandler({
     routes: allRoutes,
     accounts,
@@ -156,6 +165,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return ctx;
     },
     onLog: opts.onRequest,
+    ...(opts.fetchMedia ? { fetchMedia: (json: unknown) => fetcher.fetchAll(json) } : {}),
     afterRun: (method) => (method === 'POST' ? save() : saveSoon()),
   });
   const server = createServer(handler.listener);
@@ -188,7 +198,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     charge: (account, credits, status) => accounts.charge(account, credits, status),
     refund: (account, credits) => accounts.refund(account, credits),
     mediaUrl,
-    isPublicUrl: (url, o) => isPublicUrl(url, origin, o),
+    // With fetchMedia, loopback media URLs are fetched for real (media-fetch.ts), so they count as public.
+    isPublicUrl: (url, o) => (opts.fetchMedia && isLoopbackUrl(url)) || isPublicUrl(url, origin, o),
     isWebhookUrl: (url, o = {}) => {
       if (o.httpsOnly && !url.startsWith('https:') && !(opts.allowLoopbackWebhooks && isLoopbackUrl(url))) {
         return false;
@@ -249,6 +260,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     accounts: { add: (a) => accounts.add(a), get: (k) => accounts.get(k) },
     faults: { add: (f) => faults.add(f), clear: () => faults.clear() },
     log: { entries: () => log.entries(), count: (f) => log.count(f), clear: () => log.clear() },
+    fetched: { entries: () => fetcher.entries() },
     jobs,
     ownedVideos,
     vendors,

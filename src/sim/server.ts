@@ -32,6 +32,8 @@ export interface ServerDeps {
    * POST was answered is on disk even if the process is killed right after (persist.ts).
    */
   afterRun?: (method: string) => void;
+  /** `fetchMedia` option: fetch a billable POST's loopback media URLs before its handler (media-fetch.ts). */
+  fetchMedia?: (json: unknown) => Promise<void>;
 }
 
 interface Answer {
@@ -197,6 +199,9 @@ export function createHandler(deps: ServerDeps): SimHandler {
         if (parsed.problem) throw new SimHttpError(400, parsed.problem);
         if (parsed.form) rejectBillingControls(Object.fromEntries(parsed.form));
         else if (parsed.json !== undefined) rejectBillingControls(asBody(parsed.json));
+      }
+      if (route.billable && method === 'POST' && deps.fetchMedia && parsed.json !== undefined) {
+        await deps.fetchMedia(parsed.json);
       }
       const simReq: SimRequest = {
         method: method as 'GET' | 'POST',

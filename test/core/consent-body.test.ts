@@ -73,8 +73,8 @@ describe('a token is valid for exactly one body', () => {
   });
 
   it('create_custom_avatar: a file changed after the quote is other bytes, so the token is refused', async () => {
-    h = await startHarness(ALWAYS);
     dir = await mkdtemp(join(tmpdir(), 'genplat-consent-'));
+    h = await startHarness({ config: { ...ALWAYS.config, files: { inputDirs: [dir], staging: undefined } } });
     const path = join(dir, 'face.png');
     const png = (tail: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0, tail]);
     await writeFile(path, png(1));

@@ -47,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function rule(field: 'image' | 'voice', name: string): Promise<UserInputError> {
-  const err = await checkMediaFile(field, file(name)).catch((e: unknown) => e);
+  const err = await checkMediaFile(field, file(name), [dir]).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(UserInputError);
   expect((err as UserInputError).field).toBe(field);
   return err as UserInputError;
@@ -66,7 +66,7 @@ describe('checkMediaFile', () => {
     ['voice', 'voice.m4a', 'audio/mp4'],
     ['voice', 'voice.ogg', 'audio/ogg'],
   ] as const)('accepts %s %s as %s', async (field, name, type) => {
-    const f = await checkMediaFile(field, file(name));
+    const f = await checkMediaFile(field, file(name), [dir]);
     expect(f).toMatchObject({ filename: name, contentType: type });
   });
 
@@ -95,10 +95,12 @@ describe('checkMediaFile', () => {
 
 describe('mediaPart', () => {
   it('passes a URL through as a string part', async () => {
-    expect(await mediaPart('image', 'https://cdn.example.com/a.png')).toEqual({ url: 'https://cdn.example.com/a.png' });
+    expect(await mediaPart('image', 'https://cdn.example.com/a.png', [dir])).toEqual({
+      url: 'https://cdn.example.com/a.png',
+    });
   });
   it('reads a file into a part with its detected type', async () => {
-    const part = await mediaPart('voice', file('voice.wav'));
+    const part = await mediaPart('voice', file('voice.wav'), [dir]);
     expect(part).toMatchObject({ filename: 'voice.wav', contentType: 'audio/wav' });
     expect('bytes' in part && part.bytes.byteLength).toBe(76);
   });

@@ -10,6 +10,7 @@ import { basename, extname, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { MediaPart } from '../../src/client/types.js';
 import { UserInputError } from '../../src/errors.js';
+import { confinePath } from '../../src/files/confine.js';
 import { publicMediaUrlProblem } from '../../src/guards/url.js';
 
 export type MediaField = 'image' | 'voice';
@@ -97,7 +98,9 @@ export interface CheckedFile {
  * Checks a local media file without reading more than its first bytes.
  * @throws UserInputError naming `field`: missing, not a regular file, empty, over 10 MiB, wrong type.
  */
-export async function checkMediaFile(field: MediaField, path: string): Promise<CheckedFile> {
+export async function checkMediaFile(field: MediaField, given: string, roots: string[]): Promise<CheckedFile> {
+  // Confined first (issue 22): the real path inside an allowed folder, symlinks resolved, or refused unread.
+  const path = await confinePath(field, given, roots);
   const filename = basename(path);
   // Typed as `never`-returning so TypeScript narrows after each failed check.
   const fail: (rule: string) => never = (rule) => {
@@ -141,10 +144,10 @@ export async function checkMediaFile(field: MediaField, path: string): Promise<C
  * changed since `validate`).
  * @throws UserInputError naming `field` when the file no longer passes the checks.
  */
-export async function mediaPart(field: MediaField, value: string): Promise<MediaPart> {
+export async function mediaPart(field: MediaField, value: string, roots: string[]): Promise<MediaPart> {
   if (!isLocalMedia(value)) return { url: value };
-  const file = await checkMediaFile(field, value);
-  const bytes = await readFile(value);
+  const file = await checkMediaFile(field, value, roots);
+  const bytes = await readFile(file.path);
   if (bytes.byteLength > MAX_MEDIA_FILE_BYTES) {
     throw new UserInputError(field, `file ${value}: grew past 10 MiB while being read`);
   }

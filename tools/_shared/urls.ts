@@ -3,6 +3,7 @@
  * validation error names the field and the rule, and nothing is sent (invariants 4 and 7).
  */
 import { z } from 'zod';
+import { localRefFormProblem, parseMediaRef } from '../../src/files/media-ref.js';
 import {
   MAX_DATA_URI_LENGTH,
   MAX_URL_LENGTH,
@@ -11,7 +12,8 @@ import {
 } from '../../src/guards/url.js';
 
 /**
- * A public media URL field (spec convention 9). `allowDataUri` only where the spec allows base64 data URIs
+ * A media field: a public media URL (spec convention 9), or a local file (path or `upload:<id>`: issue 22),
+ * whose form is checked here and whose disk checks and staging happen in the paid pipeline (src/files/). `allowDataUri` only where the spec allows base64 data URIs
  * (some enterprise models' media fields); then the length bound is the data URI one.
  */
 export function publicMediaUrl(description: string, opts: { allowDataUri?: boolean } = {}) {
@@ -20,7 +22,8 @@ export function publicMediaUrl(description: string, opts: { allowDataUri?: boole
     .max(opts.allowDataUri ? MAX_DATA_URI_LENGTH : MAX_URL_LENGTH)
     .describe(description)
     .superRefine((value, ctx) => {
-      const problem = publicMediaUrlProblem(value, opts);
+      const ref = parseMediaRef(value);
+      const problem = ref.type === 'url' ? publicMediaUrlProblem(value, opts) : localRefFormProblem(ref);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 }

@@ -42,7 +42,7 @@ export default defineTool({
           'local file paths are accepted only on a local (stdio) server; give a public URL',
         );
       }
-      await checkMediaFile(field, value);
+      await checkMediaFile(field, value, (await ctx.localRoots?.()) ?? []);
     }
   },
   billable: {
@@ -52,9 +52,10 @@ export default defineTool({
   },
   // The files are read here, once: the fingerprint covers their bytes (sha256), and run() sends those bytes,
   // so a file changed after the user agreed cannot go out under that consent.
-  async request(input) {
-    const body: AvatarForm = { image: asField(await mediaPart('image', input.image)) };
-    if (input.voice !== undefined) body.voice = asField(await mediaPart('voice', input.voice));
+  async request(input, ctx) {
+    const roots = (await ctx.localRoots?.()) ?? [];
+    const body: AvatarForm = { image: asField(await mediaPart('image', input.image, roots)) };
+    if (input.voice !== undefined) body.voice = asField(await mediaPart('voice', input.voice, roots));
     return { route: '/custom-avatar/generate', body };
   },
   async run(_input, ctx, { body }) {

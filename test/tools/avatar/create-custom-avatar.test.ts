@@ -17,8 +17,8 @@ let dir: string;
 const file = (name: string) => join(dir, name);
 
 beforeAll(async () => {
-  h = await startHarness({ tools: TOOLS });
   dir = await mkdtemp(join(tmpdir(), 'genplat-avatar-'));
+  h = await startHarness({ tools: TOOLS, config: { files: { inputDirs: [dir], staging: undefined } } });
   await writeFile(file('face.png'), Buffer.concat([PNG, Buffer.alloc(2048, 1)]));
   await writeFile(file('voice.mp3'), Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4096, 2)]));
   await writeFile(file('notes.png'), 'not an image at all');
@@ -124,7 +124,11 @@ describe('create_custom_avatar', () => {
 
 describe('create_custom_avatar with consent and over HTTP', () => {
   it('token flow: a quote first (no request), then the avatar with the token', async () => {
-    const c = await startHarness({ sim: h.sim, tools: TOOLS, config: { confirm: { mode: 'always' } } });
+    const c = await startHarness({
+      sim: h.sim,
+      tools: TOOLS,
+      config: { confirm: { mode: 'always' }, files: { inputDirs: [dir], staging: undefined } },
+    });
     try {
       h.sim.log.clear();
       const args = { image: file('face.png') };

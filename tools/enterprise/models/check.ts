@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { UserInputError } from '../../../src/errors.js';
+import { localRefFormProblem, mediaKindOfField, parseMediaRef } from '../../../src/files/media-ref.js';
 import { publicMediaUrlProblem } from '../../../src/guards/url.js';
 import { isUrlShaped } from '../../../src/guards/url-shaped.js';
 import { checkCounts } from './counts.js';
@@ -95,6 +96,14 @@ interface UrlScan {
 function checkParamUrls(value: unknown, path: readonly PropertyKey[], urlKey: boolean, scan: UrlScan): void {
   if (typeof value === 'string') {
     if (!urlKey && !isUrlShaped(value)) return;
+    // A local file (issue 22) in a media-named field: its form here, its disk checks in the pipeline (src/files/).
+    const field = [...path].reverse().find((p) => typeof p === 'string');
+    const ref = parseMediaRef(value);
+    if (ref.type !== 'url' && !isUrlShaped(value) && field !== undefined && mediaKindOfField(String(field))) {
+      const local = localRefFormProblem(ref);
+      if (local) throw new UserInputError(`params${joinPath(path)}`, local);
+      return;
+    }
     const key = path.length === 1 ? String(path[0]) : undefined;
     const allowDataUri = key !== undefined && scan.dataUriFields.includes(key);
     const problem = publicMediaUrlProblem(value, { allowDataUri });

@@ -1,0 +1,109 @@
+/**
+ * Confinement of local paths (issue 22 item 2): a path is usable only when its real location (symlinks
+ * resolved) is inside one of the allowed folders (the client's MCP roots, else GENPLAT_INPUT_DIRS), it is a
+ * regular file (no device, FIFO, socket or folder), within the kind's size cap, and its first bytes are of
+ * the field's kind. The file is opened with O_NOFOLLOW | O_NONBLOCK (a FIFO cannot block us, a last-moment
+ * symlink swap fails) and every check after that is on the open descriptor (fstat), so what was checked is
+ * what is read. Nothing beyond the first bytes is read before every check passed.
+ */
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { UserInputError } from '../errors.js';
+import { MAX_LOCAL_BYTES } from './limits.js';
+import type { MediaKind } from './media-ref.js';
+import { SNIFF_BYTES, sniffAs } from './sniff.js';
+
+export interface LocalFile {
+  /** Real path (symlinks resolved), inside an allowed folder. */
+  path: string;
+  filename: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+  kind: MediaKind;
+}
+
+const MiB = 1024 * 1024;
+
+/** True when `inner` is `root` or below it (both real paths). */
+function isInside(root: string, inner: string): boolean {
+  const rel = relative(root, inner);
+  // `..foo` is a name inside the root; only `..` itself or `../…` leaves it.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The real path `raw` names (absolute, or relative to a folder, first match), when it is inside one of the
+ * allowed folders with every symlink resolved, else a UserInputError naming `field`. Reads no content.
+ */
+export async function confinePath(field: string, raw: string, roots: string[]): Promise<string> {
+  const fail = (rule: string): never => {
+    throw new UserInputError(field, `local file ${basename(raw)}: ${rule}`);
+  };
+  if (roots.length === 0) {
+    fail('local files are off: the client declared no MCP roots and GENPLAT_INPUT_DIRS is unset');
+  }
+  if (raw.split(/[\\/]/).includes('..')) fail('the path must not contain ".."');
+  const realRoots = (await Promise.all(roots.map((r) => realpath(r).catch(() => undefined)))).filter(
+    (r): r is string => r !== undefined,
+  );
+  const candidates = isAbsolute(raw) ? [raw] : roots.map((r) => join(r, raw));
+  let real: string | undefined;
+  for (const c of candidates) {
+    real = await realpath(c).catch(() => undefined);
+    if (real) break;
+  }
+  if (!real) return fail('does not exist in the allowed folders');
+  if (!realRoots.some((r) => isInside(r, real))) {
+    fail('is outside the allowed folders (MCP roots or GENPLAT_INPUT_DIRS), symlinks resolved');
+  }
+  return real;
+}
+
+/**
+ * Checks and hashes one local file. `roots` are the allowed folders (unresolved).
+ * @throws UserInputError naming `field` and the rule broken; nothing was staged or sent.
+ */
+export async function checkLocalFile(field: string, raw: string, kind: MediaKind, roots: string[]): Promise<LocalFile> {
+  const fail = (rule: string): never => {
+    throw new UserInputError(field, `local file ${basename(raw)}: ${rule}`);
+  };
+  const real = await confinePath(field, raw, roots);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+      (err: NodeJS.ErrnoException) => fail(`cannot be opened (${err.code ?? 'error'})`),
+    );
+    const info = await fh.stat();
+    if (!info.isFile()) fail('is not a regular file (folders, devices, FIFOs and sockets are refused)');
+    if (info.size === 0) fail('is empty');
+    const cap = MAX_LOCAL_BYTES[kind];
+    if (info.size > cap) {
+      fail(`is ${(info.size / MiB).toFixed(1)} MiB; at most ${cap / MiB} MiB for ${kind}`);
+    }
+    const head = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(head, 0, SNIFF_BYTES, 0);
+    const type = sniffAs(kind, head.subarray(0, bytesRead));
+    if (!type) fail(`content is not ${kind} (checked by its first bytes)`);
+    const sha256 = await hashHandle(fh, info.size);
+    return { path: real, filename: basename(real), size: info.size, contentType: type!.type, sha256, kind };
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** sha256 of the first `size` bytes through one 1 MiB buffer: memory stays flat whatever the file's size. */
+async function hashHandle(fh: FileHandle, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(MiB);
+  let pos = 0;
+  while (pos < size) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
+    if (bytesRead === 0) break;
+    hash.update(buf.subarray(0, bytesRead));
+    pos += bytesRead;
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,95 @@
+/**
+ * Send-time staging (issue 22 item 3), the second exception to "run() sends the consented request" beside the
+ * callback URL (src/paid/callback.ts): after admission and just before the one POST, each `local:<sha256>/<name>`
+ * placeholder is replaced by the presigned URL of the same bytes staged for the platform. The bytes are hashed
+ * again while they stream up: a file changed since consent is not sent (its object is deleted, the call fails
+ * unsent). Staged objects are deleted when the POST was surely not accepted, else at the end of their lifetime
+ * (the platform may fetch any time until the job starts; the URL expires then too), and by `sweep` after a restart.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { PassThrough, type Readable } from 'node:stream';
+import type { Json } from '../client/types.js';
+import type { PlatformRequest } from '../define-tool.js';
+import { UserInputError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ResolvedMedia } from './local-media.js';
+import type { Stager } from './stage-s3.js';
+
+export interface StagedRequest {
+  request: PlatformRequest;
+  /** Call after the POST: `accepted` = the platform may have the job (then deletion waits for the lifetime). */
+  release(accepted: boolean): void;
+}
+
+function extOf(contentType: string): string {
+  const sub = contentType.split('/')[1] ?? 'bin';
+  return sub === 'jpeg' ? 'jpg' : sub === 'mpeg' ? 'mp3' : sub === 'quicktime' ? 'mov' : sub;
+}
+
+function openSource(m: ResolvedMedia): Readable {
+  return m.source === 'upload' ? m.upload.open() : createReadStream(m.path, { end: m.size - 1 });
+}
+
+/** Streams `m` through a sha256 into the stager; resolves to the key + URL when the bytes are the consented ones. */
+async function stageOne(m: ResolvedMedia, stager: Stager): Promise<{ key: string; url: string }> {
+  const hash = createHash('sha256');
+  const tee = new PassThrough();
+  const src = openSource(m);
+  src.on('data', (chunk: Buffer) => hash.update(chunk));
+  src.on('error', (err) => tee.destroy(err));
+  src.pipe(tee);
+  const staged = await stager.stage(tee, { size: m.size, contentType: m.contentType, ext: extOf(m.contentType) });
+  if (hash.digest('hex') !== m.sha256) {
+    await stager.remove(staged.key).catch(() => undefined);
+    throw new UserInputError(m.field, 'the file changed after it was quoted; nothing was sent — ask again');
+  }
+  return staged;
+}
+
+/**
+ * Stages every placeholder of `request` and returns the request with their URLs. On any failure, what was
+ * staged is deleted and the error is thrown: nothing was sent.
+ */
+export async function stageRequest(
+  request: PlatformRequest,
+  files: Map<string, ResolvedMedia>,
+  stager: Stager,
+  log: Logger,
+): Promise<StagedRequest> {
+  const urls = new Map<string, string>();
+  const keys: string[] = [];
+  try {
+    for (const [placeholder, m] of files) {
+      const s = await stageOne(m, stager);
+      keys.push(s.key);
+      urls.set(placeholder, s.url);
+    }
+  } catch (err) {
+    await Promise.all(keys.map((k) => stager.remove(k).catch(() => undefined)));
+    throw err;
+  }
+  const swap = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? (urls.get(v) ?? v)
+      : Array.isArray(v)
+        ? v.map(swap)
+        : v !== null && typeof v === 'object' && !(v instanceof Uint8Array)
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+          : v;
+  const remove = () => {
+    for (const k of keys) {
+      stager
+        .remove(k)
+        .catch((e) => log.warn('a staged file could not be deleted; sweep retries', { error: String(e) }));
+    }
+  };
+  return {
+    request: { route: request.route, body: swap(request.body) as Json },
+    release(accepted) {
+      if (!accepted) return remove();
+      // unref: a pending deletion never keeps the process alive; a stopped process's leftovers are swept.
+      setTimeout(remove, stager.ttlSeconds * 1000).unref();
+    },
+  };
+}
