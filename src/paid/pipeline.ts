@@ -14,14 +14,16 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import type { BillableToolSpec, PlatformRequest, ToolContext } from '../define-tool.js';
 import { checkWebhookUrl } from '../guards/url.js';
-import type { JobEnvelope } from '../jobs/envelope.js';
+import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
+import type { JobKind } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { type PaidStep, stepReached } from '../kill-steps.js';
 import type { Logger } from '../log.js';
 import { evaluateAdmission } from './admission.js';
 import { type CallbackUrlMaker, withCallback } from './callback.js';
+import { admitCampaignCall } from './campaign.js';
 import { type ConsentCard, consentCard } from './consent-card.js';
 import {
   admitRules,
@@ -88,16 +90,8 @@ export async function runPaidCall(
 ): Promise<PaidCallResult> {
   const input = args.input as never;
   const raw = args.input;
-  if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
-    checkWebhookUrl('webhook_url', raw.webhook_url, deps.config.webhookAllowlist);
-  }
-  await spec.validate?.(input, ctx);
-  // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
-  // this same object, so what the user consented to is byte for byte what is sent.
-  const request = await spec.request(input, ctx);
-  const estimate = finaliseEstimate(deps.config, spec.name, await spec.billable.estimate(input, ctx));
-  const kind = spec.billable.kind(input);
-  const summary = spec.billable.summary(input);
+  const { request, estimate, kind, summary } = await prepareCall(spec, raw, ctx);
+  const items = spec.billable.campaign?.items(input);
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
   const call = {
     tool: spec.name,
@@ -112,6 +106,7 @@ export async function runPaidCall(
     carrier: args.carrier ?? 'model',
     elicit: args.elicit,
     form: args.form,
+    ...(items ? { itemCredits: items.map((i) => i.estimate.credits) } : {}),
   };
 
   const decision = await guardCall(guardDeps, call);
@@ -127,6 +122,9 @@ export async function runPaidCall(
       : { envelope: decision.envelope };
   }
   if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
+  if (items && spec.billable.campaign) {
+    return admitCampaignCall({ items, estimate, itemSpec: spec.billable.campaign.itemSpec }, call, decision, ctx, deps);
+  }
 
   // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
   // outside any transaction. @throws UserInputError to refuse early, unsent.
@@ -192,6 +190,27 @@ export async function runPaidCall(
   }
   deps.onStep?.('after_post');
   return settleSubmission(rec, sub, estimate, deps);
+}
+
+/**
+ * The front half every paid call shares (a single call, and each campaign item): validate → request → price.
+ * Free: no POST, no write. @throws UserInputError naming the field (nothing sent).
+ */
+export async function prepareCall(
+  spec: BillableToolSpec<z.ZodRawShape>,
+  raw: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<{ request: PlatformRequest; estimate: Estimate; kind: JobKind; summary: string }> {
+  const input = raw as never;
+  if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
+    checkWebhookUrl('webhook_url', raw.webhook_url, ctx.config.webhookAllowlist);
+  }
+  await spec.validate?.(input, ctx);
+  // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
+  // this same object, so what the user consented to is byte for byte what is sent.
+  const request = await spec.request(input, ctx);
+  const estimate = finaliseEstimate(ctx.config, spec.name, await spec.billable.estimate(input, ctx));
+  return { request, estimate, kind: spec.billable.kind(input), summary: spec.billable.summary(input) };
 }
 
 /**

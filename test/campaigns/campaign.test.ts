@@ -1,0 +1,151 @@
+/**
+ * Campaigns (issue 21) through a real MCP client against the simulator: validation names the item and field
+ * with 0 requests; a 24-variant campaign = 1 consent and exactly 24 POSTs; the same call again = 0 more; over
+ * the day ceiling or an item over the per-call ceiling = 0 POSTs with the limit named; a changed item voids the
+ * token; every item's charge ≤ its quote.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../src/jobs/store.js';
+import { type Harness, type HarnessOptions, startHarness, structured, text } from '../helpers/harness.js';
+
+const POSTS = { method: 'POST', path: '/video/generate' } as const;
+const AVATARS = ['av_ava', 'av_marcus', 'av_lucia', 'av_jonas', 'av_claire', 'av_kenji'];
+const VOICES = ['voice_en_rachel', 'voice_en_james'];
+const SCRIPTS = ['Meet the bottle that keeps coffee hot all day.', 'Your coffee, still hot at five pm.'];
+
+/** 6 avatars × 2 voices × 2 scripts = 24 variants of one talking video. */
+const VARIANTS24 = {
+  items: [{ tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: SCRIPTS[0] } }],
+  vary: { avatar_id: AVATARS, voice_id: VOICES, voice_script: SCRIPTS },
+};
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function start(opts: HarnessOptions = {}): Promise<Harness> {
+  h = await startHarness({
+    ...opts,
+    config: { confirm: { mode: 'always' }, maxCreditsPerDay: 10_000, ...opts.config },
+  });
+  return h;
+}
+const posts = () => h!.sim.log.count(POSTS);
+const requests = () => h!.sim.log.entries().length;
+
+/** Waits until no item of the campaign is queued or pending (the sender finished). */
+async function settled(handle: string): Promise<JobRecord[]> {
+  const id = handle.replace(/^campaign:/, '');
+  for (let i = 0; i < 500; i++) {
+    const items = await h!.jobs.campaignItems(id);
+    if (items.length > 0 && items.every((r) => r.outcome !== 'queued' && r.outcome !== 'pending')) return items;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`campaign ${handle} did not finish sending`);
+}
+
+describe('create_campaign: validation (free)', () => {
+  it('names the item index and field, with 0 requests to the platform', async () => {
+    await start();
+    const before = requests();
+    const bad = await h!.call('create_campaign', {
+      items: [
+        { tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: 'ok' } },
+        { tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: 'ok', voice_id: 'nope' } },
+      ],
+    });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('items[1].voice_id');
+    const missing = await h!.call('create_campaign', {
+      items: [{ tool: 'create_talking_video', arguments: { avatar_id: 'av_ava' } }],
+    });
+    expect(text(missing)).toContain('items[0].voice_script');
+    const extra = await h!.call('create_campaign', {
+      items: [{ tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: 'x', colour: 1 } }],
+    });
+    expect(text(extra)).toContain('items[0].colour');
+    const tooMany = await h!.call('create_campaign', {
+      ...VARIANTS24,
+      vary: { ...VARIANTS24.vary, voice_script: ['a', 'b', 'c', 'd', 'e'] },
+    });
+    expect(text(tooMany)).toMatch(/"vary": expands to 60 items; at most 50/);
+    // Catalog reads (free GETs) may happen; no POST ever does.
+    expect(posts()).toBe(0);
+    expect(
+      h!.sim.log
+        .entries()
+        .slice(before)
+        .filter((e) => e.method === 'POST'),
+    ).toEqual([]);
+  });
+});
+
+describe('create_campaign: one consent, each item POSTed once', () => {
+  it('24 variants: one quote, one token, exactly 24 POSTs; the same call again: 0 more', async () => {
+    await start();
+    const quote = await h!.call('create_campaign', VARIANTS24);
+    const q = structured(quote);
+    expect(q.status).toBe('confirmation_required');
+    expect(q.estimate).toMatchObject({ credits: 2400, bounded: true });
+    expect(posts()).toBe(0);
+
+    const sent = await h!.call('create_campaign', { ...VARIANTS24, confirmation_token: q.confirmation_token });
+    const s = structured(sent);
+    expect(s.status).toBe('submitted');
+    expect(s.handle).toMatch(/^campaign:/);
+    const items = await settled(s.handle!);
+    expect(items).toHaveLength(24);
+    expect(posts()).toBe(24);
+    // Each item its own record, consented by the one token; every combination once.
+    expect(new Set(items.map((r) => r.id)).size).toBe(24);
+    expect(items.every((r) => r.consent === 'token' && r.outcome === 'submitted')).toBe(true);
+    const combos = new Set(items.map((r) => JSON.stringify(r.campaign!.varied)));
+    expect(combos.size).toBe(24);
+    for (const r of items) {
+      // Charge ≤ quote (the simulator's talking video charges its published 100).
+      if (r.creditsCharged !== undefined) expect(r.creditsCharged).toBeLessThanOrEqual(r.estimate!.credits);
+    }
+
+    // Replayed with the spent token, and without any: never a second POST.
+    const replay = await h!.call('create_campaign', { ...VARIANTS24, confirmation_token: q.confirmation_token });
+    expect(replay.isError || structured(replay).status === 'confirmation_required').toBe(true);
+    const again = await h!.call('create_campaign', VARIANTS24);
+    expect(again.isError).toBe(true);
+    expect(text(again)).toMatch(/duplicate/i);
+    expect(posts()).toBe(24);
+  });
+
+  it('a changed item voids the token: quoted again, 0 POSTs', async () => {
+    await start();
+    const q = structured(await h!.call('create_campaign', VARIANTS24));
+    const changed = {
+      ...VARIANTS24,
+      vary: { ...VARIANTS24.vary, voice_script: [SCRIPTS[0], 'A different second script.'] },
+    };
+    const r = await h!.call('create_campaign', { ...changed, confirmation_token: q.confirmation_token });
+    expect(structured(r).status).toBe('confirmation_required');
+    expect(posts()).toBe(0);
+  });
+});
+
+describe('create_campaign: ceilings (nothing admitted, nothing sent)', () => {
+  it('over the day ceiling: 0 POSTs, the refusal names the limit and the excess', async () => {
+    await start({ config: { maxCreditsPerDay: 2000, confirm: { mode: 'never' } } });
+    const r = await h!.call('create_campaign', VARIANTS24);
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/per-day ceiling of 2,000 credits \(GENPLAT_MAX_CREDITS_PER_DAY\), 400 credits over/);
+    expect(posts()).toBe(0);
+    expect(await h!.jobs.list()).toEqual([]);
+  });
+
+  it('an item over the per-call ceiling names the item: 0 POSTs', async () => {
+    await start({ config: { maxCreditsPerCall: 99, confirm: { mode: 'never' } } });
+    const r = await h!.call('create_campaign', VARIANTS24);
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/Campaign item 0 \(items\[0\]\): .*above the per-call ceiling of 99 credits/);
+    expect(posts()).toBe(0);
+    expect(h!.sim.log.entries().filter((e) => e.method === 'POST')).toEqual([]);
+  });
+});
