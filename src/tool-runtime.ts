@@ -61,8 +61,8 @@ export const BILLABLE_ANNOTATIONS: ToolAnnotations = {
 
 /** The two arguments every billable tool gains (they steer the guard, never reach the platform). */
 export const GUARD_INPUT = {
-  confirmation_token: z.string().optional().describe('after the user approves'),
-  allow_duplicate: z.boolean().optional().describe('user-approved repeat only'),
+  confirmation_token: z.string().optional().describe('once the user approved'),
+  allow_duplicate: z.boolean().optional().describe('approved repeat'),
 };
 
 /**

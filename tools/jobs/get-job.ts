@@ -94,7 +94,7 @@ export default defineTool({
   title: 'Get job status',
   toolset: 'jobs',
   description:
-    'Reads one job once: status, outputs, reason, charges. A handle, or kind + id for a job started elsewhere. Free; to wait: wait_for_jobs.',
+    'One read of a job or campaign: status, outputs, reason, charges. A handle, or kind + id for a job started elsewhere. Free.',
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

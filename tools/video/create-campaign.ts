@@ -32,11 +32,13 @@ const ITEM_SPECS = new Map<string, BillableToolSpec<z.ZodRawShape>>(
     runModel,
   ].map((s) => [s.name, s as unknown as BillableToolSpec<z.ZodRawShape>]),
 );
-const ITEM_TOOLS = [...ITEM_SPECS.keys()] as [string, ...string[]];
+const ITEM_TOOLS = [...ITEM_SPECS.keys()];
 
+// `tool` is a string, not an enum, to keep tools/list small (issue 21 item 6): each item's tool is checked in
+// validate (`prepareItem`), named `items[i].tool` with the list of tools a campaign takes.
 const Item = z.strictObject({
-  tool: z.enum(ITEM_TOOLS).describe('a creator tool'),
-  arguments: z.record(z.string(), z.unknown()).describe("that tool's arguments"),
+  tool: z.string().describe('create_* tool (not custom avatar), run_model or animate_gesture'),
+  arguments: z.record(z.string(), z.unknown()).describe('its arguments'),
 });
 
 /** The items `validate` prepared for an input object (the pipeline hands the same object to every step). */
@@ -112,16 +114,16 @@ function totalEstimate(items: CampaignItem[]): Estimate {
 /** A campaign: many creator calls, one quote, one consent, one admission (issue 21; src/paid/campaign.ts). */
 export default defineTool({
   name: 'create_campaign',
-  title: 'Create a campaign of variants',
+  title: 'Campaign of variants',
   toolset: 'video',
   description:
-    'Many creator calls as one campaign: items [{tool, arguments}], or one item plus vary {field: [values]} (their product). One quote and consent for all; each item sent once. Then wait_for_jobs on the campaign handle.',
+    'Many creator calls, one quote and consent: items, or one item × vary (all combinations). Each sent once; follow its handle.',
   input: {
-    items: z.array(Item).min(1).max(MAX_CAMPAIGN_ITEMS).describe('each as its tool takes it'),
+    items: z.array(Item).min(1).max(MAX_CAMPAIGN_ITEMS).describe('{tool, arguments}'),
     vary: z
       .record(z.string(), z.array(z.unknown()).min(1).max(MAX_CAMPAIGN_ITEMS))
       .optional()
-      .describe(`field → values, over the one item; product ≤ ${MAX_CAMPAIGN_ITEMS}`),
+      .describe(`field → values; product ≤ ${MAX_CAMPAIGN_ITEMS}`),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
