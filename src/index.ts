@@ -6,12 +6,17 @@
 // Must stay the first import: it refuses an old Node.js before any other module is evaluated.
 import './node-gate.js';
 import { join } from 'node:path';
+import { CAMPAIGN_ITEM_SPECS } from '../tools/video/create-campaign.js';
+import { createCatalog } from './catalog.js';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { setTrustedMediaOrigins } from './guards/url.js';
+import { createPoller } from './jobs/poller.js';
 import { StateError } from './jobs/state-error.js';
+import { stepReached } from './kill-steps.js';
 import { createLogger, type Logger, redact } from './log.js';
+import { startCampaignSender } from './paid/campaign-sender.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
 import { buildServer } from './server.js';
 import type { Simulator } from './sim/index.js';
@@ -57,6 +62,18 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const jobs = await openConfiguredStore(config, log, { spool: true });
   log.info(`job store: ${jobs.description}`);
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
+  // Campaign items admitted but not sent (an earlier process stopped mid-campaign) are sent from here on.
+  const campaignPoller = createPoller({ client, jobs, log });
+  const campaigns = startCampaignSender({
+    config,
+    client,
+    jobs,
+    log,
+    catalog: createCatalog(client),
+    poller: campaignPoller,
+    itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
+    onStep: stepReached(config.testKillAt),
+  });
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
   const built: { close(): Promise<void> }[] = [];
   const conn = connectStdio(() => {
@@ -65,6 +82,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
     return b.server;
   });
   const close = async () => {
+    campaigns.close();
+    campaignPoller.close();
     await conn.close();
     for (const b of built) await b.close();
   };
