@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { BillableToolSpec, CampaignItem, ToolContext } from '../define-tool.js';
+import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
@@ -30,7 +31,6 @@ import { settleFailure, settleSubmission } from './settle.js';
 import { TOKEN_TTL_MS } from './token.js';
 import { refusalError, TOKEN_ALREADY_USED } from './wording.js';
 
-export const CAMPAIGN_PREFIX = 'campaign:';
 export const MAX_CAMPAIGN_ITEMS = 50;
 
 /** The reason a released item carries (the campaign view reports it as `released`). */
@@ -115,7 +115,7 @@ function itemFingerprint(item: CampaignItem): string {
 }
 
 function admittedEnvelope(id: string, total: number, estimate: Estimate): JobEnvelope {
-  const handle = `${CAMPAIGN_PREFIX}${id}`;
+  const handle = `${CAMPAIGN_HANDLE_PREFIX}${id}`;
   return {
     status: 'submitted',
     handle,
@@ -192,7 +192,7 @@ export async function sweepCampaigns(
 ): Promise<number> {
   let posted = 0;
   for (const id of await deps.jobs.queuedCampaigns()) {
-    if (!(await deps.jobs.tryLease(`${CAMPAIGN_PREFIX}${id}`, deps.leaseMs, deps.holder))) continue;
+    if (!(await deps.jobs.tryLease(`${CAMPAIGN_HANDLE_PREFIX}${id}`, deps.leaseMs, deps.holder))) continue;
     posted += await sendCampaign(id, itemSpec, ctx, deps);
   }
   return posted;

@@ -95,6 +95,12 @@ describe('create_campaign: one consent, each item POSTed once', () => {
     const s = structured(sent);
     expect(s.status).toBe('submitted');
     expect(s.handle).toMatch(/^campaign:/);
+    // Replayed while it runs (with the spent token, and without any): never a second POST.
+    const replay = await h!.call('create_campaign', { ...VARIANTS24, confirmation_token: q.confirmation_token });
+    expect(replay.isError === true || structured(replay).status === 'confirmation_required').toBe(true);
+    const again = await h!.call('create_campaign', VARIANTS24);
+    expect(again.isError).toBe(true);
+    expect(text(again)).toMatch(/duplicate/i);
     const items = await settled(s.handle!);
     expect(items).toHaveLength(24);
     expect(posts()).toBe(24);
@@ -108,12 +114,29 @@ describe('create_campaign: one consent, each item POSTed once', () => {
       if (r.creditsCharged !== undefined) expect(r.creditsCharged).toBeLessThanOrEqual(r.estimate!.credits);
     }
 
-    // Replayed with the spent token, and without any: never a second POST.
-    const replay = await h!.call('create_campaign', { ...VARIANTS24, confirmation_token: q.confirmation_token });
-    expect(replay.isError || structured(replay).status === 'confirmation_required').toBe(true);
-    const again = await h!.call('create_campaign', VARIANTS24);
-    expect(again.isError).toBe(true);
-    expect(text(again)).toMatch(/duplicate/i);
+    // The campaign handle: get_job and wait_for_jobs report "k of N done", per item, outputs and charges.
+    const read = structured(await h!.call('get_job', { handle: s.handle }));
+    expect(read.handle).toBe(s.handle);
+    const waited = await h!.call('wait_for_jobs', { handles: [s.handle], max_wait_s: 30 });
+    const w = structured(waited) as unknown as {
+      done: boolean;
+      jobs: {
+        status: string;
+        details: {
+          campaign: {
+            progress: string;
+            items: { status: string; quote: number; charged?: number; outputs: unknown[] }[];
+          };
+        };
+      }[];
+    };
+    expect(w.done).toBe(true);
+    const view = w.jobs[0]!.details.campaign;
+    expect(view.progress).toBe('24 of 24 done');
+    expect(view.items.every((i) => i.status === 'completed' && i.outputs.length > 0)).toBe(true);
+    for (const i of view.items) expect(i.charged ?? 0).toBeLessThanOrEqual(i.quote);
+    expect(posts()).toBe(24);
+
     expect(posts()).toBe(24);
   });
 

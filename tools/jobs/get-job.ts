@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
+import { campaignEnvelope, isCampaignHandle, readCampaign } from '../../src/jobs/campaign-view.js';
 import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
 import {
   decodeHandle,
@@ -100,9 +101,14 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   ui: JOB_VIEWER_URI,
   async validate(input) {
+    if (input.handle !== undefined && isCampaignHandle(input.handle)) return;
     refFromInput(input);
   },
   async run(input, ctx) {
+    if (input.handle !== undefined && isCampaignHandle(input.handle)) {
+      const env = campaignEnvelope(await readCampaign(ctx.jobs, ctx.poller, input.handle, ctx.owner));
+      return { structured: env, links: envelopeLinks(env) };
+    }
     // HTTP mode: another caller's job, by any alias, is refused before anything is read or adopted.
     const field = input.handle === undefined ? 'id' : 'handle';
     const job = await resolveJob(ctx.jobs, ctx.owner, refFromInput(input), field);
