@@ -172,3 +172,34 @@ describe('create_campaign: ceilings (nothing admitted, nothing sent)', () => {
     expect(h!.sim.log.entries().filter((e) => e.method === 'POST')).toEqual([]);
   });
 });
+
+describe('create_campaign: consent window', () => {
+  it('items not sent within the window are released: 0 POSTs, reservation returned, reported as released', async () => {
+    // A 1 ms window: the sender finds every item past it (the token TTL is the window; policy consent here).
+    await start({ config: { confirm: { mode: 'never' } }, tokenTtlMs: 1 });
+    const r = structured(await h!.call('create_campaign', VARIANTS24));
+    expect(r.handle).toMatch(/^campaign:/);
+    const items = await settled(r.handle!);
+    expect(items.every((i) => i.outcome === 'rejected')).toBe(true);
+    expect(posts()).toBe(0);
+    expect(await h!.jobs.spendSince(new Date(Date.UTC(2000, 0, 1)))).toBe(0);
+    const view = structured(await h!.call('get_job', { handle: r.handle })) as unknown as {
+      details: { campaign: { progress: string; items: { status: string; reason: string }[] } };
+    };
+    expect(view.details.campaign.progress).toBe('24 of 24 done');
+    expect(view.details.campaign.items.every((i) => i.status === 'released' && /released/.test(i.reason))).toBe(true);
+  });
+
+  it('while queued, items count at their quote in the day spend (a reservation)', async () => {
+    await start({ config: { confirm: { mode: 'never' }, maxCreditsPerDay: 3000 } });
+    await h!.call('create_campaign', VARIANTS24);
+    // Queued, sending or sent: the 24 items hold 2,400 of the day; a second campaign of 24 does not fit.
+    const second = await h!.call('create_campaign', {
+      ...VARIANTS24,
+      items: [{ tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: 'Another pitch.' } }],
+      vary: { ...VARIANTS24.vary, voice_script: ['Another pitch.', 'And another.'] },
+    });
+    expect(second.isError).toBe(true);
+    expect(text(second)).toMatch(/2,400 credits already spent or held today/);
+  });
+});
