@@ -14,6 +14,7 @@ import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
 import { checkArgumentDepth } from './guards/depth.js';
+import { isCampaignHandle } from './jobs/campaign-view.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
@@ -225,7 +226,10 @@ export async function runBillable(
   const env = result.envelope;
   // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
   // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
-  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server, extra)) return taskResult(env, deps);
+  // Not (yet) a campaign: tasks/get reads one job's record, and a campaign is many (docs/campaigns.md).
+  const campaign = env.handle !== undefined && isCampaignHandle(env.handle);
+  if (carrier === 'model' && !campaign && isRunning(env) && clientWantsTasks(server, extra))
+    return taskResult(env, deps);
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);
