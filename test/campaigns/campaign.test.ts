@@ -70,6 +70,12 @@ describe('create_campaign: one consent, each item POSTed once', () => {
     // Each item its own record, consented by the one token; every combination once.
     expect(new Set(items.map((r) => r.id)).size).toBe(24);
     expect(items.every((r) => r.consent === 'token' && r.outcome === 'submitted')).toBe(true);
+    // What the platform received is exactly what was consented to: each item's stored request body, once.
+    const received = h!.sim.log
+      .entries()
+      .filter((e) => e.method === 'POST' && e.path === POSTS.path)
+      .map((e) => JSON.stringify(e.body));
+    expect(received.sort()).toEqual(items.map((r) => JSON.stringify(r.campaign!.request.body)).sort());
     const combos = new Set(items.map((r) => JSON.stringify(r.campaign!.varied)));
     expect(combos.size).toBe(24);
     for (const r of items) {
