@@ -122,6 +122,30 @@ describe('create_campaign: one consent, each item POSTed once', () => {
   });
 });
 
+describe('create_campaign: the form carrier (2025 elicitation/create, 2026 input_required)', () => {
+  it('one form for the whole campaign, naming the total: accept → 24 POSTs; decline → 0', async () => {
+    const asked: string[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    await start({
+      onElicit: async (req) => {
+        asked.push(req.params.message);
+        return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+      },
+    });
+    const declined = await h!.call('create_campaign', VARIANTS24);
+    expect(structured(declined).status).toBe('declined');
+    expect(posts()).toBe(0);
+    answer = 'accept';
+    const r = structured(await h!.call('create_campaign', VARIANTS24));
+    expect(r.handle).toMatch(/^campaign:/);
+    const items = await settled(r.handle!);
+    expect(posts()).toBe(24);
+    expect(items.every((i) => i.consent === 'elicitation')).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toMatch(/2,400 credits/);
+  });
+});
+
 describe('create_campaign: ceilings (nothing admitted, nothing sent)', () => {
   it('over the day ceiling: 0 POSTs, the refusal names the limit and the excess', async () => {
     await start({ config: { maxCreditsPerDay: 2000, confirm: { mode: 'never' } } });
