@@ -83,6 +83,15 @@ describe('create_campaign: one consent, each item POSTed once', () => {
       if (r.creditsCharged !== undefined) expect(r.creditsCharged).toBeLessThanOrEqual(r.estimate!.credits);
     }
 
+    // The campaign resource: the same read model.
+    const res = await h!.client.readResource({ uri: `genplat://campaigns/${s.handle!.slice('campaign:'.length)}` });
+    const body = JSON.parse(String((res.contents[0] as { text: string }).text)) as {
+      handle: string;
+      details: { campaign: { total: number } };
+    };
+    expect(body.handle).toBe(s.handle);
+    expect(body.details.campaign.total).toBe(24);
+
     // The campaign handle: get_job and wait_for_jobs report "k of N done", per item, outputs and charges.
     const read = structured(await h!.call('get_job', { handle: s.handle }));
     expect(read.handle).toBe(s.handle);
