@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { type ResourceDeps, type ResourceSpec, registerResource } from '../src/define-resource.js';
 import { installSubscriptions } from '../src/protocol/subscriptions.js';
 import avatars from './avatars.js';
+import campaigns from './campaigns.js';
 import jobs from './jobs.js';
 import models from './models.js';
 import shoppable from './shoppable.js';
@@ -18,6 +19,7 @@ export type { ResourceDeps, ResourceSpec };
 
 export const ALL_RESOURCES: ResourceSpec[] = [
   ...avatars,
+  ...campaigns,
   ...jobs,
   ...models,
   ...shoppable,

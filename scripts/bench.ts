@@ -17,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../src/sim/index.js';
 import { type AdmissionResult, admission } from './bench/admission.js';
+import { campaignAdmission, campaignLine } from './bench/campaign.js';
 import { type ColdStartResult, coldStart, firstLaunch, serverEnv } from './bench/cold-start.js';
 import { type FleetResult, fleet } from './bench/fleet.js';
 import { frozenInstance } from './bench/frozen.js';
@@ -280,6 +281,13 @@ async function main(): Promise<void> {
     // Two sizes: memory bounded by the multipart window shows as the same growth for a file 4× larger.
     for (const line of stagingLines(await stagingBench(3, 50))) say(line);
     for (const line of stagingLines(await stagingBench(2, 199))) say(line);
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'campaign') {
+    // Issue 21: admission of a 50-item campaign on both stores (POSTs per item: test/campaigns/, exactly 1).
+    const c = await campaignAdmission();
+    say(campaignLine('SQLite', c.sqlite));
+    say(campaignLine('PostgreSQL', c.postgres));
     return;
   }
   if (process.env.BENCH_ONLY === 'frozen') {

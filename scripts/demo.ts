@@ -237,7 +237,39 @@ async function spend(agent: Agent): Promise<void> {
  * Run in order. `modelImage` and `templateVideo` only start their jobs; `waitStarted` waits for both in one
  * wait_for_jobs, so the demo pays one job duration (~8-15 s in demo timing) for the two, not two.
  */
-const SCENARIOS: ((agent: Agent) => Promise<void>)[] = [talkingVideo, modelImage, templateVideo, waitStarted, spend];
+/** A small campaign (issue 21): 2 avatars × 2 voices, one quote and one consent, 4 POSTs, one handle. */
+async function campaign(agent: Agent): Promise<void> {
+  step('Browse the catalog');
+  const avatars = (await agent.call('list_avatars')).sc.avatars as { id: string; name: string }[];
+  const voices = (await agent.call('list_voices', { language: 'English' })).sc.voices as { id: string }[];
+  const vary = { avatar_id: avatars.slice(0, 2).map((a) => a.id), voice_id: voices.slice(0, 2).map((v) => v.id) };
+  out(`variants: avatars ${vary.avatar_id.join(', ')} × voices ${vary.voice_id.join(', ')}`);
+
+  step('Create a campaign (billable: one quote, one consent for every variant)');
+  const started = await agent.createWithConsent('create_campaign', {
+    items: [
+      {
+        tool: 'create_talking_video',
+        arguments: { avatar_id: vary.avatar_id[0], voice_script: 'Hot coffee, all day long. Grab yours today!' },
+      },
+    ],
+    vary,
+  });
+
+  step('Wait for the campaign');
+  const [done] = await agent.waitAll([started.handle as string]);
+  const view = (done?.details as { campaign?: Json } | undefined)?.campaign as
+    | { progress: string; items: { index: number; varied: Json; status: string; quote: number; charged?: number }[] }
+    | undefined;
+  out(`server ← ${done?.status}: ${view?.progress}`);
+  for (const i of view?.items ?? []) {
+    out(`  item ${i.index} ${JSON.stringify(i.varied)}: ${i.status}, quoted ${i.quote}, charged ${i.charged ?? '—'}`);
+  }
+}
+
+/** `npm run demo:campaign` passes `campaign`: that scenario alone (plus the spend it leaves). */
+const SCENARIOS: ((agent: Agent) => Promise<void>)[] =
+  process.argv[2] === 'campaign' ? [campaign, spend] : [talkingVideo, modelImage, templateVideo, waitStarted, spend];
 
 async function main(): Promise<void> {
   const started = Date.now();

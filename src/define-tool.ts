@@ -154,6 +154,15 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
       /** The refusal when `active` holds the key; `owner` = this caller (hide other callers' handles). */
       refuse(active: JobRecord, owner: string | undefined): Error;
     };
+    /**
+     * Only create_campaign (issue 21): the items `request()` prepared for this input, each through its own
+     * tool's validate → request → estimate (`prepareCall`). The pipeline then admits them all at once
+     * (`store.admitCampaign`) instead of POSTing this spec's request, and `itemSpec` names who sends each.
+     */
+    campaign?: {
+      items(input: In<I>): CampaignItem[];
+      itemSpec(tool: string): BillableToolSpec<Shape> | undefined;
+    };
   };
   /**
    * Builds the exact request `run()` will send (after `validate`, before the estimate): trimming, defaults
@@ -166,6 +175,19 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
    * client, and maps its answer. Never retries, never polls.
    */
   run(input: In<I>, ctx: ToolContext, req: PlatformRequest<B>): Promise<Submission>;
+}
+
+/** One campaign item, validated and priced exactly as its own tool would be (src/paid/pipeline.ts `prepareCall`). */
+export interface CampaignItem {
+  tool: string;
+  kind: JobKind;
+  /** The item's arguments after its tool's schema (defaults applied): its `run()` reads them. */
+  input: Record<string, unknown>;
+  request: PlatformRequest;
+  estimate: Estimate;
+  summary: string;
+  /** The fields this item varies (the campaign view shows them). */
+  varied: Record<string, unknown>;
 }
 
 export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> =

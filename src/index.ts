@@ -6,10 +6,12 @@
 // Must stay the first import: it refuses an old Node.js before any other module is evaluated.
 import './node-gate.js';
 import { join } from 'node:path';
+import { watchQueuedCampaigns } from './campaign-watch.js';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { StateError } from './jobs/state-error.js';
+import { stepReached } from './kill-steps.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
 import type { ServerDeps } from './server.js';
@@ -59,6 +61,9 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const jobs = await openConfiguredStore(config, log, { spool: true });
   log.info(`job store: ${jobs.description}`);
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
+  // Campaign items admitted but not sent (an earlier process stopped mid-campaign) are sent from here on; the
+  // sender itself loads only once the store holds a queued item (src/campaign-watch.ts).
+  const campaigns = watchQueuedCampaigns({ config, client, jobs, log, onStep: stepReached(config.testKillAt) });
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
   const built: { close(): Promise<void> }[] = [];
   const deps: ServerDeps = { config, client, jobs, log };
@@ -75,6 +80,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     return b.server;
   });
   const close = async () => {
+    await campaigns.close();
     await conn.close();
     for (const b of built) await b.close();
   };

@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
 import { filesDeps } from './files/files-deps.js';
 import { checkArgumentDepth } from './guards/depth.js';
+import { isCampaignHandle } from './jobs/campaign-view.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
@@ -64,8 +65,8 @@ export const BILLABLE_ANNOTATIONS: ToolAnnotations = {
 
 /** The two arguments every billable tool gains (they steer the guard, never reach the platform). */
 export const GUARD_INPUT = {
-  confirmation_token: z.string().optional().describe('after the user approves'),
-  allow_duplicate: z.boolean().optional().describe('user-approved repeat only'),
+  confirmation_token: z.string().optional().describe('once the user approved'),
+  allow_duplicate: z.boolean().optional().describe('approved repeat'),
 };
 
 /**
@@ -228,7 +229,10 @@ export async function runBillable(
   const env = result.envelope;
   // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
   // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
-  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server, extra)) return taskResult(env, deps);
+  // Not (yet) a campaign: tasks/get reads one job's record, and a campaign is many (docs/campaigns.md).
+  const campaign = env.handle !== undefined && isCampaignHandle(env.handle);
+  if (carrier === 'model' && !campaign && isRunning(env) && clientWantsTasks(server, extra))
+    return taskResult(env, deps);
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);

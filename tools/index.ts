@@ -23,10 +23,12 @@ import createTemplateVideo from './library/create-template-video.js';
 import createProductVideo from './product/create-product-video.js';
 import quoteUpscale from './upscale/quote-upscale.js';
 import upscaleVideo from './upscale/upscale-video.js';
+import createCampaign from './video/create-campaign.js';
 import createTalkingVideo from './video/create-talking-video.js';
 
 export const ALL_TOOLS: ToolSpec[] = [
   animateGesture,
+  createCampaign,
   createCustomAvatar,
   createFamilyVideo,
   createProductVideo,

@@ -27,7 +27,7 @@ type Figures = Pick<
 
 /** May the job still start or run (so a charge reported so far is provisional)? Mirrors the duplicate guard. */
 export function mayStillRun(r: Pick<JobRecord, 'outcome' | 'status'>): boolean {
-  if (r.outcome === 'pending' || r.outcome === 'unknown') return true;
+  if (r.outcome === 'queued' || r.outcome === 'pending' || r.outcome === 'unknown') return true;
   return r.outcome === 'submitted' && (r.status === 'submitted' || r.status === 'processing');
 }
 

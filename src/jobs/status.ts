@@ -61,6 +61,10 @@ export function viewFromRecord(rec: JobRecord): JobView {
         (rec.requestId ? `; give support the request id ${rec.requestId}` : ''),
     };
   }
+  if (rec.outcome === 'queued') {
+    // A campaign item admitted and not yet sent (src/paid/campaign.ts): its campaign's sender will send it.
+    return { status: 'processing', ...base, note: 'a campaign item waiting its turn to be sent' };
+  }
   if (rec.outcome === 'pending') {
     return {
       status: 'unknown',

@@ -7,7 +7,30 @@
 import type { Estimate, JobOutput, JobStatus } from './envelope.js';
 import type { JobKind, JobRef } from './handle.js';
 
-export type SubmissionOutcome = 'pending' | 'submitted' | 'rejected' | 'unknown';
+/**
+ * `queued`: a campaign item admitted (its quote counts in today's spend) and not yet claimed for its POST; a
+ * claim moves it to `pending` (the POST may be on the wire) atomically, so it is POSTed at most once.
+ */
+export type SubmissionOutcome = 'queued' | 'pending' | 'submitted' | 'rejected' | 'unknown';
+
+/** What a campaign item keeps from its admission, so a resume sends it without re-validating anything. */
+export interface CampaignItemInfo {
+  /** The campaign id (handle `campaign:<id>`). */
+  id: string;
+  /** The campaign's fingerprint (its exact item list): a repeat of an active campaign is its duplicate. */
+  fingerprint: string;
+  index: number;
+  /** How many items the campaign has. */
+  total: number;
+  /** The item's tool arguments as validated (its tool's `run()` reads them). */
+  input: Record<string, unknown>;
+  /** The exact request consented to: sent unchanged. */
+  request: { route: string; body: unknown };
+  /** Key varied fields, for the campaign view (`avatar_id`, `voice_id`, …). */
+  varied: Record<string, unknown>;
+  /** ISO time after which an unsent item is released (its reservation returned), never sent. */
+  sendBy: string;
+}
 /**
  * How a paid call was consented to. `click`: a token redeemed by a person's Confirm click in the App
  * (src/apps/confirm-tool.ts), only ever from a client that declared MCP Apps (design.md §1).
@@ -59,6 +82,8 @@ export interface JobRecord {
   originalUrl: string | undefined;
   /** HTTP mode: the caller (bearer token identity) that owns the job; undefined in stdio. */
   owner: string | undefined;
+  /** A campaign item (issue 21): which campaign, its index and its stored request. */
+  campaign?: CampaignItemInfo | undefined;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,7 +92,12 @@ export type NewJobRecord = Pick<
   JobRecord,
   'tool' | 'kind' | 'fingerprint' | 'summary' | 'estimate' | 'consent' | 'owner'
 > &
-  Partial<Pick<JobRecord, 'id' | 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey'>>;
+  Partial<
+    Pick<
+      JobRecord,
+      'id' | 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey' | 'campaign'
+    >
+  >;
 
 export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
 

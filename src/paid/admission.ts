@@ -48,3 +48,32 @@ export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules:
   if (rules.nonce && rules.nonce.expiresAt.getTime() <= facts.now.getTime()) return { reason: 'token_used' };
   return undefined;
 }
+
+/**
+ * The campaign's admission (issue 21), same rule: every item against the per-call ceiling (the first item over
+ * it is named), then the campaign's total through `evaluateAdmission` (per-day, per-user day, duplicate, token
+ * expiry) with the per-call ceiling lifted for the total alone: it bounds calls, and each item was checked.
+ * Nothing is admitted unless everything fits.
+ */
+export function evaluateCampaignAdmission(
+  items: readonly number[],
+  facts: AdmissionFacts,
+  rules: AdmitRules,
+): AdmitRefusal | undefined {
+  if (items.length === 0) return { reason: 'per_call', limit: rules.maxCreditsPerCall, credits: Number.NaN };
+  for (const [item, credits] of items.entries()) {
+    const refusal = evaluateAdmission(credits, { now: facts.now, spentToday: 0 }, perCallOnly(rules));
+    if (refusal) return { ...refusal, item } as AdmitRefusal;
+  }
+  const total = items.reduce((sum, c) => sum + c, 0);
+  return evaluateAdmission(total, facts, { ...rules, maxCreditsPerCall: Number.POSITIVE_INFINITY });
+}
+
+/** The rules with only the per-call ceiling in force (an item alone, before the campaign's total). */
+function perCallOnly(rules: AdmitRules): AdmitRules {
+  return {
+    maxCreditsPerCall: rules.maxCreditsPerCall,
+    maxCreditsPerDay: Number.POSITIVE_INFINITY,
+    dayStart: rules.dayStart,
+  };
+}

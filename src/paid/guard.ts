@@ -12,7 +12,7 @@ import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
-import { evaluateAdmission } from './admission.js';
+import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
 import { userDayLimit } from './budgets.js';
 import {
   askConsent,
@@ -65,6 +65,8 @@ export interface GuardRequest {
   elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
   /** The round of a 2026-07-28 confirmation form (`input_required`); undefined when no form can be shown. */
   form?: FormRound | undefined;
+  /** A campaign (issue 21): every item's quote; `estimate` is their total. The campaign rule then applies. */
+  itemCredits?: readonly number[] | undefined;
 }
 
 export interface GuardDeps {
@@ -113,6 +115,7 @@ export async function precheck(
   deps: GuardDeps,
   credits: number,
   call: { owner: string | undefined; allowDuplicate: boolean; fingerprint: string; legacyFingerprint?: string },
+  itemCredits?: readonly number[],
 ): Promise<{ refusal: AdmitRefusal | undefined; earlier: JobRecord | undefined }> {
   // The unsettled rule is admit's alone: before consent, an unsettled identical record is what the person is
   // warned about (and consents past), not a refusal.
@@ -121,7 +124,10 @@ export async function precheck(
     ? { fingerprint: call.fingerprint, legacyFingerprint: call.legacyFingerprint, owner: call.owner }
     : undefined;
   const facts = await deps.jobs.readAdmissionFacts({ ...rules, unsettled: warnAbout });
-  return { refusal: evaluateAdmission(credits, facts, rules), earlier: warnAbout ? facts.unsettled : undefined };
+  const refusal = itemCredits
+    ? evaluateCampaignAdmission(itemCredits, facts, rules)
+    : evaluateAdmission(credits, facts, rules);
+  return { refusal, earlier: warnAbout ? facts.unsettled : undefined };
 }
 
 /**
@@ -198,7 +204,12 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   const est = req.estimate;
   const fp = requestFingerprint(req.tool, req.request);
   const legacy = req.input ? { legacyFingerprint: fingerprint01(req.tool, req.input) } : {};
-  const { refusal, earlier } = await precheck(deps, est.credits, { ...req, fingerprint: fp, ...legacy });
+  const { refusal, earlier } = await precheck(
+    deps,
+    est.credits,
+    { ...req, fingerprint: fp, ...legacy },
+    req.itemCredits,
+  );
   if (refusal) return { kind: 'refuse', error: refusalError(req.tool, refusal as PrecheckRefusal) };
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 

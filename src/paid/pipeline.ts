@@ -14,19 +14,21 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import type { BillableToolSpec, PlatformRequest, ToolContext } from '../define-tool.js';
 import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
 import { filesDeps, stagerFor } from '../files/files-deps.js';
-import { resolveLocalMedia } from '../files/local-media.js';
+import { type FilesDeps, type LocalMediaRequest, resolveLocalMedia } from '../files/local-media.js';
 import { type StagedRequest, stageRequest } from '../files/staging.js';
 import type { UploadSource } from '../files/upload-source.js';
 import { checkWebhookUrl } from '../guards/url.js';
-import type { JobEnvelope } from '../jobs/envelope.js';
+import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
+import type { JobKind } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { type PaidStep, stepReached } from '../kill-steps.js';
 import type { Logger } from '../log.js';
 import { evaluateAdmission } from './admission.js';
 import { type CallbackUrlMaker, withCallback } from './callback.js';
+import { admitCampaignCall } from './campaign.js';
 import { type ConsentCard, consentCard } from './consent-card.js';
 import {
   admitRules,
@@ -97,21 +99,11 @@ export async function runPaidCall(
 ): Promise<PaidCallResult> {
   const input = args.input as never;
   const raw = args.input;
-  if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
-    checkWebhookUrl('webhook_url', raw.webhook_url, deps.config.webhookAllowlist);
-  }
-  await spec.validate?.(input, ctx);
-  // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
-  // this same object, so what the user consented to is byte for byte what is sent.
-  // Local files in media fields become `local:<sha256>/<name>` here, so consent binds their content (src/files/).
-  const { request, files } = await resolveLocalMedia(
-    await spec.request(input, ctx),
-    filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads }),
-    deps.owner,
-  );
-  const estimate = finaliseEstimate(deps.config, spec.name, await spec.billable.estimate(input, ctx));
-  const kind = spec.billable.kind(input);
-  const summary = spec.billable.summary(input);
+  const { request, files, estimate, kind, summary } = await prepareCall(spec, raw, ctx, {
+    files: filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads }),
+    owner: deps.owner,
+  });
+  const items = spec.billable.campaign?.items(input);
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
   const call = {
     tool: spec.name,
@@ -126,6 +118,7 @@ export async function runPaidCall(
     carrier: args.carrier ?? 'model',
     elicit: args.elicit,
     form: args.form,
+    ...(items ? { itemCredits: items.map((i) => i.estimate.credits) } : {}),
   };
 
   const decision = await guardCall(guardDeps, call);
@@ -141,6 +134,9 @@ export async function runPaidCall(
       : { envelope: decision.envelope };
   }
   if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
+  if (items && spec.billable.campaign) {
+    return admitCampaignCall({ items, estimate, itemSpec: spec.billable.campaign.itemSpec }, call, decision, ctx, deps);
+  }
 
   // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
   // outside any transaction. @throws UserInputError to refuse early, unsent.
@@ -219,6 +215,35 @@ export async function runPaidCall(
   staged?.release(true);
   deps.onStep?.('after_post');
   return settleSubmission(rec, sub, estimate, deps);
+}
+
+/**
+ * The front half every paid call shares (a single call, and each campaign item): validate → request → price.
+ * Free: no POST, no write. @throws UserInputError naming the field (nothing sent).
+ */
+export async function prepareCall(
+  spec: BillableToolSpec<z.ZodRawShape>,
+  raw: Record<string, unknown>,
+  ctx: ToolContext,
+  local: { files: FilesDeps; owner: string | undefined },
+): Promise<{
+  request: PlatformRequest;
+  files: LocalMediaRequest['files'];
+  estimate: Estimate;
+  kind: JobKind;
+  summary: string;
+}> {
+  const input = raw as never;
+  if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
+    checkWebhookUrl('webhook_url', raw.webhook_url, ctx.config.webhookAllowlist);
+  }
+  await spec.validate?.(input, ctx);
+  // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
+  // this same object, so what the user consented to is byte for byte what is sent.
+  // Local files in media fields become `local:<sha256>/<name>` here, so consent binds their content (src/files/).
+  const { request, files } = await resolveLocalMedia(await spec.request(input, ctx), local.files, local.owner);
+  const estimate = finaliseEstimate(ctx.config, spec.name, await spec.billable.estimate(input, ctx));
+  return { request, files, estimate, kind: spec.billable.kind(input), summary: spec.billable.summary(input) };
 }
 
 /**

@@ -58,7 +58,7 @@ function perCallRefusal(credits: number, limit: number): CostRefusedError {
 function perDayRefusal(spent: number, credits: number, limit: number): CostRefusedError {
   return new CostRefusedError(
     'per_day',
-    `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account; this call's ${fmt(credits)} would exceed the per-day ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+    `Refused: ${fmt(spent)} credits already spent or held today (UTC) on this account; this call's ${fmt(credits)} would exceed the per-day ceiling of ${fmt(limit)} credits (GENPLAT_MAX_CREDITS_PER_DAY), ${fmt(spent + credits - limit)} credits over. Nothing was sent or charged.`,
     'Wait for the next UTC day, or ask the operator to raise GENPLAT_MAX_CREDITS_PER_DAY.',
   );
 }
@@ -66,7 +66,7 @@ function perDayRefusal(spent: number, credits: number, limit: number): CostRefus
 function perUserDayRefusal(owner: string, spent: number, credits: number, limit: number): CostRefusedError {
   return new CostRefusedError(
     'per_user_day',
-    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY). Nothing was sent or charged.`,
+    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY), ${fmt(spent + credits - limit)} credits over. Nothing was sent or charged.`,
     `Choose a cheaper option (you have ${fmt(Math.max(0, limit - spent))} credits left today), wait for the next UTC day, or ask the operator to raise your budget in GENPLAT_USER_BUDGETS.`,
   );
 }
@@ -82,10 +82,19 @@ export function duplicateRefusal(tool: string, dup: JobRecord): CostRefusedError
 /** The error for a refusal from `store.admit` (nothing was written or sent); `exclusive` is the caller's. */
 export function refusalError(tool: string, r: PrecheckRefusal): CostRefusedError {
   switch (r.reason) {
-    case 'per_call':
-      return Number.isFinite(r.credits) && r.credits >= 0
-        ? perCallRefusal(r.credits, r.limit)
-        : unusableEstimateRefusal(r.credits);
+    case 'per_call': {
+      const err =
+        Number.isFinite(r.credits) && r.credits >= 0
+          ? perCallRefusal(r.credits, r.limit)
+          : unusableEstimateRefusal(r.credits);
+      // A campaign names the item (issue 21): the others were not the problem.
+      if (r.item === undefined) return err;
+      return new CostRefusedError(
+        'per_call',
+        `Campaign item ${r.item} (items[${r.item}]): ${err.message}`,
+        err.nextStep,
+      );
+    }
     case 'per_day':
       return perDayRefusal(r.spent, r.credits, r.limit);
     case 'per_user_day':

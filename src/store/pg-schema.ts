@@ -111,6 +111,36 @@ export const MIGRATIONS: string[][] = [
     `CREATE TRIGGER genplat_jobs_fixed BEFORE UPDATE ON genplat_jobs
      FOR EACH ROW EXECUTE FUNCTION genplat_jobs_fixed()`,
   ],
+  // 5: campaigns (issue 21), same as SQLite's step 5: items carry their campaign's id and fingerprint as
+  // columns (fixed at admission), and a `queued` item (admitted, unsent) may become rejected when released.
+  [
+    'ALTER TABLE genplat_jobs ADD COLUMN campaign_id TEXT',
+    'ALTER TABLE genplat_jobs ADD COLUMN campaign_fp TEXT',
+    'CREATE INDEX genplat_jobs_campaign ON genplat_jobs (campaign_id)',
+    'CREATE INDEX genplat_jobs_campaign_fp ON genplat_jobs (campaign_fp)',
+    `CREATE INDEX genplat_jobs_queued ON genplat_jobs (outcome) WHERE outcome = 'queued'`,
+    `CREATE OR REPLACE FUNCTION genplat_jobs_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
+     DECLARE k TEXT;
+     BEGIN
+       IF NEW.seq IS DISTINCT FROM OLD.seq OR NEW.id IS DISTINCT FROM OLD.id
+          OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint
+          OR NEW.owner IS DISTINCT FROM OLD.owner OR NEW.estimate_credits IS DISTINCT FROM OLD.estimate_credits
+          OR NEW.campaign_id IS DISTINCT FROM OLD.campaign_id OR NEW.campaign_fp IS DISTINCT FROM OLD.campaign_fp THEN
+         RAISE EXCEPTION 'genplat_jobs: id, created_at, fingerprint, owner, campaign and estimate_credits are fixed at admission';
+       END IF;
+       IF NEW.data IS DISTINCT FROM OLD.data THEN
+         FOREACH k IN ARRAY ARRAY['id', 'createdAt', 'fingerprint', 'owner', 'tool', 'estimate', 'campaign'] LOOP
+           IF (NEW.data::jsonb -> k) IS DISTINCT FROM (OLD.data::jsonb -> k) THEN
+             RAISE EXCEPTION 'genplat_jobs: the record''s % is fixed at admission', k;
+           END IF;
+         END LOOP;
+       END IF;
+       IF NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('queued', 'pending', 'rejected') THEN
+         RAISE EXCEPTION 'genplat_jobs: only a queued or pending record can become rejected (its spend would stop counting)';
+       END IF;
+       RETURN NEW;
+     END $$`,
+  ],
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -164,10 +194,9 @@ export async function migrateSchema(c: pg.ClientBase, where: string): Promise<nu
     if (found < SCHEMA_VERSION) {
       await c.query('BEGIN');
       try {
-        for (let v = found; v < SCHEMA_VERSION; v++) {
-          for (const sql of MIGRATIONS[v] ?? []) await c.query(sql);
-          if (found > 0 && REWRITE_ROWS_AFTER.has(v + 1)) await rewriteRows(c);
-        }
+        for (let v = found; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v] ?? []) await c.query(sql);
+        // After the last step: the rewrite writes every column this code knows, some added by later steps.
+        if (found > 0 && [...REWRITE_ROWS_AFTER].some((v) => v > found)) await rewriteRows(c);
         await c.query(
           `INSERT INTO genplat_meta (key, value) VALUES ('schema_version', $1)
            ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

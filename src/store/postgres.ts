@@ -29,6 +29,8 @@ import {
   auditChanged,
   auditRow,
   auditSelectSql,
+  campaignItemsSql,
+  duplicateArgs,
   type FactName,
   factPlan,
   factSql,
@@ -42,6 +44,7 @@ import {
   newRecord,
   nonceHash,
   pgPlaceholders,
+  queuedCampaignsSql,
   toRow,
 } from './record.js';
 import type {
@@ -51,6 +54,8 @@ import type {
   AdmitRules,
   AuditEvent,
   AuditFilter,
+  CampaignAdmissionRule,
+  CampaignAdmitResult,
   JobFilter,
   JobPatch,
   JobRecord,
@@ -239,6 +244,80 @@ class PostgresStore implements Store {
       await this.onAdmitWrite?.();
       return { admitted: true, record };
     });
+  }
+
+  async admitCampaign(
+    items: NewJobRecord[],
+    rules: AdmitRules,
+    rule: CampaignAdmissionRule,
+  ): Promise<CampaignAdmitResult> {
+    await this.pruneNow();
+    return this.tx(async (c): Promise<CampaignAdmitResult> => {
+      try {
+        await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
+      } catch (err) {
+        if (isDbTimeout(err)) throw new StoreBusyError(this.lockMs, { cause: err });
+        throw err;
+      }
+      // Same lock as `admit`: single calls and campaigns of this account are admitted one at a time.
+      const facts = await this.facts(rules, c);
+      if (rules.duplicate && !facts.duplicate) {
+        // An item identical to a job still running (a single call, or another campaign's item) is a duplicate.
+        for (const item of items) {
+          const args = duplicateArgs(item.fingerprint, undefined, rules.duplicate.owner ?? null);
+          const { rows } = await c.query<{ data: string }>(FACTS.duplicate, args);
+          if (rows[0]) {
+            facts.duplicate = fromData(rows[0].data);
+            break;
+          }
+        }
+      }
+      const refusal = rule(
+        items.map((i) => i.estimate?.credits ?? Number.NaN),
+        facts,
+        rules,
+      );
+      if (refusal) return { admitted: false, ...refusal };
+      if (rules.nonce) {
+        const { rowCount } = await c.query(
+          'INSERT INTO genplat_nonces (hash, expires_at) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
+          [nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime()],
+        );
+        if (rowCount === 0) return { admitted: false, reason: 'token_used' };
+      }
+      const records = items.map((i) => newRecord({ ...i, outcome: 'queued' }, this.now()));
+      for (const record of records) {
+        await c.query(INSERT, toRow(record));
+        await c.query(AUDIT, auditRow(record, 'admit', this.now()));
+      }
+      await this.onAdmitWrite?.();
+      return { admitted: true, records };
+    });
+  }
+
+  claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
+    return this.tx(async (c) => {
+      // The row lock orders two claimers: the second reads the first one's outcome and gets nothing.
+      const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1 FOR UPDATE', [id]);
+      if (!rows[0]) return undefined;
+      const before = fromData(rows[0].data);
+      if (before.outcome !== 'queued') return undefined;
+      const merged = mergePatch(before, patch, this.now());
+      const [, ...rest] = toRow(merged);
+      await c.query(UPDATE, [...rest, id]);
+      if (auditChanged(before, merged)) await c.query(AUDIT_APPEND, [...auditRow(merged, 'settle', this.now()), id]);
+      return merged;
+    });
+  }
+
+  async campaignItems(campaignId: string): Promise<JobRecord[]> {
+    const rows = await this.query<{ data: string }>(pgPlaceholders(campaignItemsSql('genplat_jobs')), [campaignId]);
+    return rows.map((r) => fromData(r.data));
+  }
+
+  async queuedCampaigns(): Promise<string[]> {
+    const rows = await this.query<{ campaign_id: string }>(queuedCampaignsSql('genplat_jobs'));
+    return rows.map((r) => r.campaign_id);
   }
 
   async track(intent: NewJobRecord): Promise<JobRecord> {

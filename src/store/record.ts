@@ -34,6 +34,7 @@ export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
     originalUrl: rec.originalUrl,
     ...(rec.ref ? { ref: rec.ref } : {}),
     ...(rec.exclusiveKey !== undefined ? { exclusiveKey: rec.exclusiveKey } : {}),
+    ...(rec.campaign ? { campaign: rec.campaign } : {}),
     owner: rec.owner,
     createdAt: at,
     updatedAt: at,
@@ -63,6 +64,8 @@ export function toRow(r: JobRecord): (string | number | null)[] {
     r.platformEstimate ?? null,
     recordJobKey(r) ?? null,
     r.exclusiveKey ?? legacyExclusiveKey(r) ?? null,
+    r.campaign?.id ?? null,
+    r.campaign?.fingerprint ?? null,
     JSON.stringify(r, (_k, v) => (v === undefined ? null : v)),
   ];
 }
@@ -81,6 +84,8 @@ export const COLUMNS = [
   'platform_estimate',
   'job_key',
   'exclusive_key',
+  'campaign_id',
+  'campaign_fp',
   'data',
 ] as const;
 
@@ -127,10 +132,11 @@ export function fromData(data: string): JobRecord {
 }
 
 /**
- * May still start or be running a job: the duplicate guard refuses to submit it again. Same rule as
+ * May still start or be running a job: the duplicate guard refuses to submit it again. A `queued` campaign item
+ * counts at its quote (a reservation) until it is sent or released. Same rule as
  * `mayStillRun` in `src/jobs/reconcile.ts` (the record-level form; test/store/suite.ts pins them together).
  */
-export const ACTIVE_SQL = `(outcome IN ('pending', 'unknown') OR (outcome = 'submitted' AND status IN ('submitted', 'processing')))`;
+export const ACTIVE_SQL = `(outcome IN ('queued', 'pending', 'unknown') OR (outcome = 'submitted' AND status IN ('submitted', 'processing')))`;
 
 /**
  * Spend of one record, as one SQL expression (both backends use it; `greatest` is `MAX` in SQLite and
@@ -171,7 +177,8 @@ export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
   return {
     spentToday: spend,
     spentByOwner: `${spend} AND owner = ?`,
-    duplicate: `SELECT data FROM ${table} WHERE fingerprint IN (?, ?) AND ${anyOwner} AND ${ACTIVE_SQL} ${NEWEST_FIRST} LIMIT 1`,
+    // `campaign_fp`: an active campaign item whose campaign has this fingerprint (a repeated create_campaign).
+    duplicate: `SELECT data FROM ${table} WHERE (fingerprint IN (?, ?) OR campaign_fp = ?) AND ${anyOwner} AND ${ACTIVE_SQL} ${NEWEST_FIRST} LIMIT 1`,
     unsettled: `SELECT data FROM ${table} WHERE fingerprint IN (?, ?) AND ${anyOwner} AND outcome IN ('pending', 'unknown') AND id <> ? ${NEWEST_FIRST} LIMIT 1`,
     // Records without platform ids (`submission:` handles: pending or unknown) block only when recent:
     // nothing can ever re-read them (AdmitRules.exclusive).
@@ -189,7 +196,7 @@ export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | n
   if (rules.duplicate) {
     const o = rules.duplicate.owner ?? null;
     const d = rules.duplicate;
-    plan.push({ fact: 'duplicate', args: [d.fingerprint, d.legacyFingerprint ?? d.fingerprint, o, o] });
+    plan.push({ fact: 'duplicate', args: duplicateArgs(d.fingerprint, d.legacyFingerprint, o) });
   }
   if (rules.unsettled) {
     const o = rules.unsettled.owner ?? null;
@@ -200,6 +207,21 @@ export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | n
     plan.push({ fact: 'exclusive', args: [rules.exclusive.key, rules.exclusive.staleBefore.getTime()] });
   }
   return plan;
+}
+
+/** The duplicate fact's arguments (`factSql` order): also run once per campaign item by `admitCampaign`. */
+export function duplicateArgs(fp: string, legacy: string | undefined, owner: string | null): (string | null)[] {
+  return [fp, legacy ?? fp, fp, owner, owner];
+}
+
+/** Campaign items, by index (their index is in the JSON; `seq` follows insertion order, which is the index). */
+export function campaignItemsSql(table: string): string {
+  return `SELECT data FROM ${table} WHERE campaign_id = ? ORDER BY seq`;
+}
+
+/** Campaigns with items still `queued`, oldest first. */
+export function queuedCampaignsSql(table: string): string {
+  return `SELECT campaign_id FROM ${table} WHERE outcome = 'queued' AND campaign_id IS NOT NULL GROUP BY campaign_id ORDER BY MIN(seq)`;
 }
 
 /** Folds the rows the plan's queries returned (one row or none each) into `AdmissionFacts`. */

@@ -195,6 +195,15 @@ export function withSpool(
       return res;
     },
     readAdmissionFacts: (r) => inner.readAdmissionFacts(r),
+    admitCampaign: (items, r, rule) => inner.admitCampaign(items, r, rule),
+    async claimCampaignItem(id, patch) {
+      const rec = await inner.claimCampaignItem(id, patch);
+      // A claimed item is about to be POSTed: its answer may need the spool, like an admitted call's.
+      if (rec?.outcome === 'pending') admitted.set(rec.id, rec);
+      return rec;
+    },
+    campaignItems: (id) => inner.campaignItems(id),
+    queuedCampaigns: () => inner.queuedCampaigns(),
     track: (r) => inner.track(r),
     async settle(id, result) {
       try {

@@ -24,6 +24,8 @@ import {
   auditSelectSql,
   COLUMNS,
   CONSENT_KEY_BYTES,
+  campaignItemsSql,
+  duplicateArgs,
   type FactName,
   factPlan,
   factSql,
@@ -36,6 +38,7 @@ import {
   NONCE_GRACE_MS,
   newRecord,
   nonceHash,
+  queuedCampaignsSql,
   toRow,
 } from './record.js';
 import { loadSqlite } from './sqlite-module.js';
@@ -47,6 +50,8 @@ import {
   type AdmitRules,
   type AuditEvent,
   type AuditFilter,
+  type CampaignAdmissionRule,
+  type CampaignAdmitResult,
   type JobFilter,
   type JobPatch,
   type JobRecord,
@@ -151,6 +156,30 @@ const MIGRATIONS: string[][] = [
        OR (NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('pending', 'rejected'))
      BEGIN SELECT RAISE(ABORT, 'jobs: id, created_at, fingerprint, owner, tool and the quote are fixed at admission; only a pending record can become rejected'); END`,
   ],
+  // 5: campaigns (issue 21). Items are job records with their campaign's id and fingerprint as columns; a
+  // `queued` item (admitted, unsent) may also become rejected: its release returns the reservation.
+  [
+    'ALTER TABLE jobs ADD COLUMN campaign_id TEXT',
+    'ALTER TABLE jobs ADD COLUMN campaign_fp TEXT',
+    'CREATE INDEX jobs_campaign ON jobs (campaign_id)',
+    'CREATE INDEX jobs_campaign_fp ON jobs (campaign_fp)',
+    "CREATE INDEX jobs_queued ON jobs (outcome) WHERE outcome = 'queued'",
+    'DROP TRIGGER jobs_fixed',
+    `CREATE TRIGGER jobs_fixed BEFORE UPDATE ON jobs
+     WHEN NEW.seq IS NOT OLD.seq OR NEW.id IS NOT OLD.id OR NEW.created_at IS NOT OLD.created_at
+       OR NEW.fingerprint IS NOT OLD.fingerprint OR NEW.owner IS NOT OLD.owner
+       OR NEW.estimate_credits IS NOT OLD.estimate_credits
+       OR json_extract(NEW.data, '$.id') IS NOT json_extract(OLD.data, '$.id')
+       OR json_extract(NEW.data, '$.createdAt') IS NOT json_extract(OLD.data, '$.createdAt')
+       OR json_extract(NEW.data, '$.fingerprint') IS NOT json_extract(OLD.data, '$.fingerprint')
+       OR json_extract(NEW.data, '$.owner') IS NOT json_extract(OLD.data, '$.owner')
+       OR json_extract(NEW.data, '$.tool') IS NOT json_extract(OLD.data, '$.tool')
+       OR json_extract(NEW.data, '$.estimate') IS NOT json_extract(OLD.data, '$.estimate')
+       OR json_extract(NEW.data, '$.campaign') IS NOT json_extract(OLD.data, '$.campaign')
+       OR NEW.campaign_id IS NOT OLD.campaign_id OR NEW.campaign_fp IS NOT OLD.campaign_fp
+       OR (NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('queued', 'pending', 'rejected'))
+     BEGIN SELECT RAISE(ABORT, 'jobs: id, created_at, fingerprint, owner, tool, campaign and the quote are fixed at admission; only a queued or pending record can become rejected'); END`,
+  ],
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -177,6 +206,8 @@ class SqliteStore implements Store {
     | 'insert'
     | 'update'
     | 'byId'
+    | 'campaignItems'
+    | 'queuedCampaigns'
     | 'byHandle'
     | 'byJobKey'
     | 'lease'
@@ -202,6 +233,8 @@ class SqliteStore implements Store {
       insert: p(INSERT),
       update: p(UPDATE),
       byId: p('SELECT data FROM jobs WHERE id = ?'),
+      campaignItems: p(campaignItemsSql('jobs')),
+      queuedCampaigns: p(queuedCampaignsSql('jobs')),
       byHandle: p(`SELECT data FROM jobs WHERE handle = ? ${ORDER} LIMIT 1`),
       lease: p(
         `INSERT INTO leases (job_key, holder, until_ms) VALUES (?, ?, ?)
@@ -275,6 +308,71 @@ class SqliteStore implements Store {
       this.onAdmitWrite?.();
       return { admitted: true, record };
     });
+  }
+
+  async admitCampaign(
+    items: NewJobRecord[],
+    rules: AdmitRules,
+    rule: CampaignAdmissionRule,
+  ): Promise<CampaignAdmitResult> {
+    this.open();
+    this.pruneNow();
+    return this.tx((): CampaignAdmitResult => {
+      const facts = this.facts(rules);
+      // An item identical to a job still running (a single call, or another campaign's item) is a duplicate.
+      if (rules.duplicate && !facts.duplicate) facts.duplicate = this.itemDuplicate(items, rules.duplicate.owner);
+      const refusal = rule(
+        items.map((i) => i.estimate?.credits ?? Number.NaN),
+        facts,
+        rules,
+      );
+      if (refusal) return { admitted: false, ...refusal };
+      if (rules.nonce) {
+        const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
+        if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
+      }
+      const records = items.map((i) => newRecord({ ...i, outcome: 'queued' }, this.now()));
+      for (const record of records) {
+        this.st.insert.run(...toRow(record));
+        this.st.audit.run(...auditRow(record, 'admit', this.now()));
+      }
+      this.onAdmitWrite?.();
+      return { admitted: true, records };
+    });
+  }
+
+  private itemDuplicate(items: NewJobRecord[], owner: string | undefined): JobRecord | undefined {
+    for (const item of items) {
+      const row = this.st.duplicate.get(...duplicateArgs(item.fingerprint, undefined, owner ?? null)) as
+        | { data: string }
+        | undefined;
+      if (row) return fromData(row.data);
+    }
+    return undefined;
+  }
+
+  async claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
+    return this.tx(() => {
+      const row = this.st.byId.get(id) as { data: string } | undefined;
+      if (!row) return undefined;
+      const before = fromData(row.data);
+      if (before.outcome !== 'queued') return undefined;
+      const merged = mergePatch(before, patch, this.now());
+      const [, ...rest] = toRow(merged);
+      this.st.update.run(...rest, id);
+      if (auditChanged(before, merged)) this.st.auditAppend.run(...auditRow(merged, 'settle', this.now()), id);
+      return merged;
+    });
+  }
+
+  async campaignItems(campaignId: string): Promise<JobRecord[]> {
+    this.open();
+    return (this.st.campaignItems.all(campaignId) as { data: string }[]).map((r) => fromData(r.data));
+  }
+
+  async queuedCampaigns(): Promise<string[]> {
+    this.open();
+    return (this.st.queuedCampaigns.all() as { campaign_id: string }[]).map((r) => r.campaign_id);
   }
 
   async track(intent: NewJobRecord): Promise<JobRecord> {
@@ -469,10 +567,9 @@ export async function openSqliteStore(stateDir: string, options: SqliteStoreOpti
     try {
       const current = userVersion(db); // another process may have migrated while we read
       if (current > SCHEMA_VERSION) throw new SchemaTooNewError(path, current, SCHEMA_VERSION);
-      for (let v = current; v < SCHEMA_VERSION; v++) {
-        for (const sql of MIGRATIONS[v] ?? []) db.exec(sql);
-        if (current > 0 && REWRITE_ROWS_AFTER.has(v + 1)) rewriteRows(db);
-      }
+      for (let v = current; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v] ?? []) db.exec(sql);
+      // After the last step: the rewrite writes every column this code knows, some added by later steps.
+      if (current > 0 && [...REWRITE_ROWS_AFTER].some((v) => v > current)) rewriteRows(db);
       if (current < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       created = current === 0;
       const store = new SqliteStore(db, path, now, options.onAdmitWrite);

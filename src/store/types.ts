@@ -24,7 +24,7 @@ import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -69,7 +69,8 @@ export interface AdmitRules {
 }
 
 export type AdmitRefusal =
-  | { reason: 'per_call'; limit: number; credits: number }
+  /** `item`: the campaign item (0-based) over the per-call ceiling. */
+  | { reason: 'per_call'; limit: number; credits: number; item?: number | undefined }
   | { reason: 'per_day'; limit: number; credits: number; spent: number }
   | { reason: 'per_user_day'; owner: string; limit: number; credits: number; spent: number }
   | { reason: 'duplicate'; record: JobRecord }
@@ -78,6 +79,16 @@ export type AdmitRefusal =
   | { reason: 'token_used' };
 
 export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: false } & AdmitRefusal);
+
+/** A campaign's admission (issue 21): every item admitted, or none. */
+export type CampaignAdmitResult = { admitted: true; records: JobRecord[] } | ({ admitted: false } & AdmitRefusal);
+
+/** The campaign admission rule (`evaluateCampaignAdmission`): per-item quotes, the facts, the rules. */
+export type CampaignAdmissionRule = (
+  items: readonly number[],
+  facts: AdmissionFacts,
+  rules: AdmitRules,
+) => AdmitRefusal | undefined;
 
 /**
  * What a store reads for an admission: only what `rules` names (no `user` → no owner spend, …). Read under the
@@ -186,6 +197,23 @@ export interface Store {
    * intent (outcome `pending`).
    */
   admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult>;
+  /**
+   * A campaign (issue 21) in one transaction, under `admit`'s lock: reads the facts once (the duplicate fact for
+   * the campaign's fingerprint, and for every item's own fingerprint), asks `rule` with every item's quote,
+   * consumes the nonce, and inserts every item as a `queued` intent (each its own ledger id = idempotency key),
+   * or nothing.
+   */
+  admitCampaign(items: NewJobRecord[], rules: AdmitRules, rule: CampaignAdmissionRule): Promise<CampaignAdmitResult>;
+  /**
+   * Compare-and-set on one campaign item: applies `patch` only while the item is `queued`, in one transaction.
+   * `{ outcome: 'pending' }` claims it for its POST (whoever gets the record back POSTs it, once); `{ outcome:
+   * 'rejected' }` releases it (its reservation stops counting). undefined = it was no longer queued.
+   */
+  claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined>;
+  /** Every item of a campaign, by index. */
+  campaignItems(campaignId: string): Promise<JobRecord[]>;
+  /** Campaigns that still have `queued` items (the sender's work list), oldest first. */
+  queuedCampaigns(): Promise<string[]>;
   /** The same facts as `admit` reads, without a lock or a write: for the pre-check before consent. */
   readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts>;
   /**

@@ -2,6 +2,7 @@
  * `genplat-mcp --http`: the shared parts (one ledger, one platform client, one poller, one catalog) plus a
  * stateless Streamable HTTP listener that builds one MCP server per request for the authenticated caller.
  */
+import { CAMPAIGN_ITEM_SPECS } from '../../tools/video/create-campaign.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
@@ -9,7 +10,9 @@ import type { Config } from '../config.js';
 import { ConfigurationError } from '../errors.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createPoller } from '../jobs/poller.js';
+import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
+import { startCampaignSender } from '../paid/campaign-sender.js';
 import { TOKEN_TTL_MS } from '../paid/token.js';
 import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
@@ -114,6 +117,18 @@ export async function startHttpRuntime(
     });
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
+    // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on.
+    const campaigns = startCampaignSender({
+      config,
+      client,
+      jobs,
+      log,
+      catalog,
+      poller,
+      itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
+      onStep: stepReached(config.testKillAt),
+    });
+    steps.push(async () => campaigns.close());
     // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
     const pubsub = await openPubSub(config, log);
     steps.push(() => pubsub.close());

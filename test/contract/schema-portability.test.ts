@@ -103,9 +103,18 @@ const GEMINI = {
  *   them as objects without declared properties. Also `confirm_paid_call.arguments`: the MCP App's Confirm
  *   button (app-only, `_meta.ui.visibility: ["app"]`, hidden from the model by App hosts) carries the paid
  *   tool's own arguments, which the server re-validates against that tool; a framework without Apps should
- *   not offer it to a model at all.
+ *   not offer it to a model at all. And create_campaign's `items[].arguments` (another tool's arguments, checked
+ *   against that tool) and `vary` (field → values over those arguments).
  */
-const OPEN_MAPS = new Set(['run_model.params', 'create_template_video.fields', 'confirm_paid_call.arguments']);
+const OPEN_MAPS = new Set([
+  'run_model.params',
+  'create_template_video.fields',
+  'confirm_paid_call.arguments',
+  // create_campaign (issue 21): each item's `arguments` are that item's tool's own (re-validated against it,
+  // errors naming items[i].<field>), and `vary` maps any of those fields to its values.
+  'create_campaign.items[].arguments',
+  'create_campaign.vary',
+]);
 
 interface Finding {
   path: string;
@@ -189,6 +198,11 @@ describe('tools/list input schemas are portable', () => {
     for (const t of tools) {
       for (const [name, sub] of Object.entries((t.inputSchema.properties ?? {}) as Record<string, Schema>)) {
         if (sub.type === 'object' && sub.additionalProperties !== false) open.push(`${t.name}.${name}`);
+        // One level into arrays of objects (create_campaign's items[].arguments).
+        const inner = sub.type === 'array' ? (sub.items as Schema | undefined) : undefined;
+        for (const [k, v] of Object.entries((inner?.properties ?? {}) as Record<string, Schema>)) {
+          if (v.type === 'object' && v.additionalProperties !== false) open.push(`${t.name}.${name}[].${k}`);
+        }
       }
     }
     expect(open.sort()).toEqual([...OPEN_MAPS].sort());

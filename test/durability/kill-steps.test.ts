@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAID_STEPS, type PaidStep } from '../../src/kill-steps.js';
+import { PAID_STEPS } from '../../src/kill-steps.js';
 import { utcDayStart } from '../../src/paid/guard.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** What the store must hold after a crash at `step`: was the intent committed, did the POST go out. */
-const EXPECT: Record<PaidStep, { intent: boolean; posted: boolean }> = {
+const EXPECT: Record<(typeof PAID_STEPS)[number], { intent: boolean; posted: boolean }> = {
   before_admit: { intent: false, posted: false },
   in_admit: { intent: false, posted: false },
   after_admit: { intent: true, posted: false },

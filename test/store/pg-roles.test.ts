@@ -149,7 +149,7 @@ describe('least privilege: migration role and runtime role', () => {
       ['TRUNCATE genplat_audit', /permission denied for table genplat_audit/],
       ['UPDATE genplat_jobs SET estimate_credits = 0', /fixed at admission/],
       ['UPDATE genplat_jobs SET created_at = 0', /fixed at admission/],
-      ["UPDATE genplat_jobs SET outcome = 'rejected'", /only a pending record/],
+      ["UPDATE genplat_jobs SET outcome = 'rejected'", /only a queued or pending record/],
       ['DELETE FROM genplat_jobs', /permission denied for table genplat_jobs/],
       ['TRUNCATE genplat_jobs', /permission denied for table genplat_jobs/],
       ["UPDATE genplat_meta SET value = '1' WHERE key = 'schema_version'", /permission denied for table genplat_meta/],
@@ -193,7 +193,9 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migration 4 as an older genplat-mcp left it.
+    // Undo migrations 5 and 4 as an older genplat-mcp left it.
+    await execOn(migUrl, 'DROP INDEX genplat_jobs_queued');
+    await execOn(migUrl, 'ALTER TABLE genplat_jobs DROP COLUMN campaign_id, DROP COLUMN campaign_fp');
     await execOn(migUrl, 'DROP TRIGGER genplat_jobs_fixed ON genplat_jobs');
     await execOn(migUrl, 'DROP FUNCTION genplat_jobs_fixed()');
     await execOn(migUrl, `UPDATE genplat_meta SET value = '3' WHERE key = 'schema_version'`);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedCredits } from '../../src/jobs/reconcile.js';
 import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
-import { evaluateAdmission } from '../../src/paid/admission.js';
+import { evaluateAdmission, evaluateCampaignAdmission } from '../../src/paid/admission.js';
 import { type AdmitRules, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
 
 export interface Location {
@@ -54,6 +54,74 @@ export function storeSuite(name: string, backend: Backend): void {
     async function fresh(now = at('2026-03-10T12:00:00.000Z')): Promise<Store> {
       return (await backend.create()).open({ now });
     }
+
+    it('campaign: all items admitted queued in one transaction or none; each claimed once; queued items hold spend', async () => {
+      const s = await fresh();
+      const item = (i: number, credits = 100): NewJobRecord =>
+        intent(
+          {
+            fingerprint: `item-${i}`,
+            campaign: {
+              id: 'c1',
+              fingerprint: 'campaign-fp',
+              index: i,
+              total: 3,
+              input: {},
+              request: { route: '/video/generate', body: { i } },
+              varied: { i },
+              sendBy: '2026-03-10T13:00:00.000Z',
+            },
+          },
+          credits,
+        );
+      const items = [item(0), item(1), item(2)];
+      // Over the day: nothing written.
+      const over = await s.admitCampaign(items, rules({ maxCreditsPerDay: 250 }), evaluateCampaignAdmission);
+      expect(over).toMatchObject({ admitted: false, reason: 'per_day', credits: 300, spent: 0 });
+      // One item over the per-call ceiling: named, nothing written.
+      const perCall = await s.admitCampaign(
+        [item(0), item(1, 600), item(2)],
+        rules({ maxCreditsPerCall: 500 }),
+        evaluateCampaignAdmission,
+      );
+      expect(perCall).toMatchObject({ admitted: false, reason: 'per_call', item: 1 });
+      expect(await s.list()).toEqual([]);
+
+      const ok = await s.admitCampaign(
+        items,
+        rules({ duplicate: { fingerprint: 'campaign-fp', owner: undefined } }),
+        evaluateCampaignAdmission,
+      );
+      if (!ok.admitted) throw new Error(ok.reason);
+      expect(ok.records.map((r) => r.outcome)).toEqual(['queued', 'queued', 'queued']);
+      expect(await s.spendSince(DAY)).toBe(300);
+      expect(await s.queuedCampaigns()).toEqual(['c1']);
+      // The same campaign again while active: its duplicate.
+      const again = await s.admitCampaign(
+        items,
+        rules({ duplicate: { fingerprint: 'campaign-fp', owner: undefined } }),
+        evaluateCampaignAdmission,
+      );
+      expect(again).toMatchObject({ admitted: false, reason: 'duplicate' });
+
+      // Compare-and-set: two claims of one item, one wins; a release returns the reservation.
+      const id0 = ok.records[0]!.id;
+      const claims = await Promise.all([
+        s.claimCampaignItem(id0, { outcome: 'pending' }),
+        s.claimCampaignItem(id0, { outcome: 'pending' }),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const released = await s.claimCampaignItem(ok.records[2]!.id, {
+        outcome: 'rejected',
+        status: 'failed',
+        reason: 'released',
+      });
+      expect(released?.outcome).toBe('rejected');
+      expect(await s.claimCampaignItem(ok.records[2]!.id, { outcome: 'pending' })).toBeUndefined();
+      expect(await s.spendSince(DAY)).toBe(200);
+      expect((await s.campaignItems('c1')).map((r) => r.outcome)).toEqual(['pending', 'queued', 'rejected']);
+      await s.close();
+    });
 
     it('creates its schema on an empty database, and reopens it unchanged', async () => {
       const loc = await backend.create();

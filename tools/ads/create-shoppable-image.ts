@@ -7,10 +7,9 @@ import { publicMediaUrl } from '../_shared/urls.js';
 
 export default defineTool({
   name: 'create_shoppable_image',
-  title: 'Create a shoppable ad image',
+  title: 'Shoppable ad image',
   toolset: 'ads',
-  description:
-    'Makes a shoppable ad image from a product photo. Category and format: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
+  description: 'Shoppable ad image from a product photo; category, format: list_shoppable_packs. Billable, quoted.',
   input: {
     category: packValue('from list_shoppable_packs'),
     format: packValue('allowed for the category'),

@@ -10,10 +10,10 @@ const MAX_IMAGES = 10;
 
 export default defineTool({
   name: 'create_shoppable_video',
-  title: 'Create a shoppable ad video',
+  title: 'Shoppable ad video',
   toolset: 'ads',
   description:
-    'Makes a shoppable ad video from product photos. Category, format, duration: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
+    'Shoppable ad video from product photos; category, format, duration: list_shoppable_packs. Billable, quoted.',
   input: {
     category: packValue('from list_shoppable_packs'),
     format: packValue('allowed for the category'),

@@ -21,10 +21,10 @@ const asPart = (f: string | FilePart): MediaPart => (typeof f === 'string' ? { u
 /** POST /custom-avatar/generate (multipart): the avatar comes back in the answer; there is no status endpoint. */
 export default defineTool({
   name: 'create_custom_avatar',
-  title: 'Create a custom avatar',
+  title: 'Custom avatar',
   toolset: 'avatar',
   description:
-    'Creates an avatar from a portrait and optional voice sample (URL or local file, ≤ 10 MiB); returns avatar_id at once, for create_talking_video. Needs custom-avatar access. Billable — quoted first.',
+    'Avatar from a portrait and optional voice sample (URL or local file, ≤ 10 MiB); returns avatar_id at once. Needs custom-avatar access. Billable, quoted.',
   input: {
     image: mediaSource('portrait: URL or absolute file path (png, jpeg, webp)'),
     voice: mediaSource('voice sample: URL or absolute file path (mp3, wav, m4a, ogg)').optional(),

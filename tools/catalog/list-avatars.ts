@@ -10,10 +10,9 @@ export default defineTool({
   name: 'list_avatars',
   title: 'List avatars',
   toolset: 'catalog',
-  description:
-    'Lists stock and custom avatars: id, name, gender, age range, type. For create_talking_video (avatar_id). Free.',
+  description: 'Stock and custom avatars: id, name, gender, age range, type. Free.',
   input: {
-    gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),
+    gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female'),
   },
   output: {
     avatars: z

@@ -4,10 +4,10 @@ import { ModelRowSchema } from '../enterprise/models/row.js';
 
 export default defineTool({
   name: 'list_models',
-  title: 'List image and video models',
+  title: 'List models',
   toolset: 'catalog',
   description:
-    'Lists the live model catalog (id, media, credits, webhooks) plus the dedicated video family (create_family_video). For run_model; params: genplat://models/{model}.',
+    'Live model catalog (id, media, credits, webhooks) and the dedicated video family. For run_model; params: genplat://models/{model}.',
   input: {
     media: z.enum(['image', 'video']).optional().describe('image or video models only'),
   },

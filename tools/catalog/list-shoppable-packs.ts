@@ -4,10 +4,9 @@ import { packView, readPacks } from '../_shared/packs.js';
 
 export default defineTool({
   name: 'list_shoppable_packs',
-  title: 'List shoppable ad packs',
+  title: 'List shoppable packs',
   toolset: 'catalog',
-  description:
-    'Lists shoppable ad categories: formats, durations, aspect ratios, credits, defaults. For create_shoppable_image/video.',
+  description: 'Shoppable ad categories: formats, durations, aspect ratios, credits, defaults.',
   input: {},
   output: {
     packs: z.array(

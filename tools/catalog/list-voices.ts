@@ -12,8 +12,8 @@ export default defineTool({
   description:
     "Lists stock and custom voices: id, name, language, gender, accent. Pass a voice's id (not its voiceId) as voice_id. Free.",
   input: {
-    language: z.string().trim().min(1).max(64).optional().describe('e.g. English; case-insensitive'),
-    gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),
+    language: z.string().trim().min(1).max(64).optional().describe('e.g. English'),
+    gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female'),
   },
   output: {
     voices: z

@@ -20,10 +20,10 @@ function familyModels(config: Config): string[] {
 
 export default defineTool({
   name: 'create_family_video',
-  title: 'Create a dedicated-family video',
+  title: 'Dedicated-family video',
   toolset: 'enterprise',
   description:
-    'Starts a dedicated-family video (family ids from list_models). Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
+    'Starts a dedicated-family video (family ids from list_models). Billable, unpublished price: always asks.',
   input: {
     model: z.string().min(1).max(64).describe('family id from list_models, e.g. <name>-2.5'),
     prompt: z.string().min(1).max(2000).describe('what the video shows'),

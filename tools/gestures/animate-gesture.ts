@@ -12,8 +12,7 @@ export default defineTool({
   name: 'animate_gesture',
   title: 'Animate a gesture',
   toolset: 'gestures',
-  description:
-    'Animates a person in a still image. Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
+  description: 'Animates a person in a still image. Billable, unpublished price: always asks.',
   input: {
     prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves'),
     image_url: publicMediaUrl('person image URL'),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
+import { campaignEnvelope, isCampaignHandle, readCampaign } from '../../src/jobs/campaign-view.js';
 import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
 import {
   decodeHandle,
@@ -94,15 +95,20 @@ export default defineTool({
   title: 'Get job status',
   toolset: 'jobs',
   description:
-    'Reads one job once: status, outputs, reason, charges. A handle, or kind + id for a job started elsewhere. Free; to wait: wait_for_jobs.',
+    'One read of a job or campaign: status, outputs, reason, charges. A handle, or kind + id for a job started elsewhere. Free.',
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   ui: JOB_VIEWER_URI,
   async validate(input) {
+    if (input.handle !== undefined && isCampaignHandle(input.handle)) return;
     refFromInput(input);
   },
   async run(input, ctx) {
+    if (input.handle !== undefined && isCampaignHandle(input.handle)) {
+      const env = campaignEnvelope(await readCampaign(ctx.jobs, ctx.poller, input.handle, ctx.owner));
+      return { structured: env, links: envelopeLinks(env) };
+    }
     // HTTP mode: another caller's job, by any alias, is refused before anything is read or adopted.
     const field = input.handle === undefined ? 'id' : 'handle';
     const job = await resolveJob(ctx.jobs, ctx.owner, refFromInput(input), field);

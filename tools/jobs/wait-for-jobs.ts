@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
+import { campaignEnvelope, isCampaignHandle, readCampaign } from '../../src/jobs/campaign-view.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
 import { decodeHandle, isPollable, type JobRef, MAX_HANDLE_LENGTH } from '../../src/jobs/handle.js';
 import { type ResolvedJob, resolveJob } from '../../src/jobs/owner.js';
@@ -23,7 +24,7 @@ export default defineTool({
   title: 'Wait for jobs',
   toolset: 'jobs',
   description:
-    'Waits up to max_wait_s for jobs; returns each job envelope. If time runs out, call again with the pending ones. Free; never cancels a job.',
+    'Waits up to max_wait_s for jobs or campaigns; returns their envelopes. Call again with the pending ones. Free; never cancels.',
   input: {
     handles: z
       .array(z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('job handle'))
@@ -42,9 +43,14 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   ui: JOB_VIEWER_URI,
   async validate({ handles }, ctx) {
-    await resolveAll(handles, ctx);
+    await resolveAll(
+      handles.filter((h) => !isCampaignHandle(h)),
+      ctx,
+    );
   },
-  async run({ handles, until, max_wait_s }, ctx) {
+  async run(input, ctx) {
+    if (input.handles.some(isCampaignHandle)) return waitWithCampaigns(input, ctx);
+    const { handles, until, max_wait_s } = input;
     const resolved = await resolveAll(handles, ctx);
     const refs = resolved.map((j) => j.ref);
     const r = await waitForJobs(ctx.poller, refs, {
@@ -92,4 +98,50 @@ async function resolveAll(handles: string[], ctx: Pick<ToolContext, 'jobs' | 'ow
     out.push(await resolveJob(ctx.jobs, ctx.owner, ref, `handles[${i}]`));
   }
   return out;
+}
+
+/** How often a campaign wait re-reads its items (each read goes through the shared poller's floor). */
+const CAMPAIGN_READ_EVERY_MS = 1_000;
+
+/**
+ * Campaign handles (issue 21): a campaign is done when every item is final. Job handles given alongside are
+ * read once each time round (`get_job`'s read); the answer keeps the order of `handles`.
+ */
+async function waitWithCampaigns(
+  input: { handles: string[]; until: 'any' | 'all'; max_wait_s: number },
+  ctx: ToolContext,
+) {
+  const deadline = Date.now() + input.max_wait_s * 1000;
+  const jobHandles = input.handles.filter((h) => !isCampaignHandle(h));
+  const resolved = new Map((await resolveAll(jobHandles, ctx)).map((j, i) => [jobHandles[i]!, j]));
+  for (;;) {
+    const envelopes = await Promise.all(
+      input.handles.map(async (h) => {
+        if (isCampaignHandle(h))
+          return campaignEnvelope(await readCampaign(ctx.jobs, ctx.poller, h, ctx.owner, 'handles'));
+        const j = resolved.get(h)!;
+        const { view } = await ctx.poller.read(j.ref);
+        return viewEnvelope(j.handle, j.ref, view, await ctx.jobs.getByRef(j.ref));
+      }),
+    );
+    const finished = envelopes.map((e) => e.status === 'completed' || e.status === 'failed');
+    const done = input.until === 'any' ? finished.some(Boolean) : finished.every(Boolean);
+    const pending = input.handles.filter((_, i) => !finished[i]);
+    const progressed = finished.filter(Boolean).length;
+    await ctx.progress({ progress: progressed, total: input.handles.length });
+    if (done || Date.now() + CAMPAIGN_READ_EVERY_MS > deadline || ctx.signal.aborted) {
+      const again = `Call wait_for_jobs with handles ${JSON.stringify(pending)}`;
+      const next_step =
+        pending.length === 0
+          ? 'Nothing is still running: results are in jobs[].outputs (campaigns: details.campaign.items).'
+          : done
+            ? `Done for now (see jobs). ${again} to wait for the rest.`
+            : `Time ran out; everything keeps running. ${again} to keep waiting.`;
+      const links: ResourceLink[] = envelopes.flatMap((j) =>
+        (j.outputs ?? []).map((o, k) => ({ uri: o.url, name: `${j.handle} ${o.media} ${k + 1}` })),
+      );
+      return { structured: { jobs: envelopes, done, pending, next_step }, links };
+    }
+    await new Promise((r) => setTimeout(r, CAMPAIGN_READ_EVERY_MS));
+  }
 }

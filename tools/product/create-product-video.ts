@@ -29,22 +29,17 @@ const text = (what: string) => z.string().trim().min(1).max(SCRIPT_MAX).describe
 /** POST /product-in-hand/{engine}/generate: three engines, one tool, flat input (no root anyOf). */
 export default defineTool({
   name: 'create_product_video',
-  title: 'Create a product-in-hand video',
+  title: 'Product-in-hand video',
   toolset: 'product',
   description:
-    'A product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable — quoted first. Then wait_for_jobs.',
+    'A product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable, quoted.',
   input: {
     engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤90 s), human (≤30 s) or scenes'),
     image_url: publicMediaUrl('product image URL'),
     script: text('v2/human: text-to-speech script').optional(),
     voice_id: voiceId().optional(),
     voice_url: publicMediaUrl('v2/human: audio URL instead of script').optional(),
-    audio_seconds: z
-      .number()
-      .positive()
-      .max(AUDIO_LIMIT_S.v2)
-      .optional()
-      .describe('voice_url length (s); checked, not sent'),
+    audio_seconds: z.number().positive().max(AUDIO_LIMIT_S.v2).optional().describe('voice_url length (s), not sent'),
     project_id: projectId().optional(),
     webhook_url: webhookUrlField(),
     scenes: z

@@ -8,16 +8,16 @@ import { publicMediaUrl, webhookUrlField } from '../_shared/urls.js';
 /** POST /video/generate: a talking-actor video from a script, an avatar and a voice (platform-api.md). */
 export default defineTool({
   name: 'create_talking_video',
-  title: 'Create a talking-actor video',
+  title: 'Talking-actor video',
   toolset: 'video',
   description:
-    'Talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable (100 credits; may quote first). Then wait_for_jobs.',
+    'An avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable, 100 credits.',
   input: {
     avatar_id: avatarId(),
     // Required even with voice_url (spec: "required even when voice_url is given").
     voice_script: voiceScript(),
     video_name: z.string().trim().min(1).max(200).optional().describe('video and project name'),
-    voice_url: publicMediaUrl('audio URL, ≤120 s; replaces text-to-speech').optional(),
+    voice_url: publicMediaUrl('audio URL (≤120 s) instead of TTS').optional(),
     voice_id: voiceId().optional(),
     voice_settings: voiceSettings().optional(),
     webhook_url: webhookUrlField(),

@@ -65,6 +65,12 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     async admit(rec) {
       return { admitted: true as const, record: await track(rec) };
     },
+    admitCampaign: async () => {
+      throw new Error('campaigns are tested on the real stores (test/campaigns/)');
+    },
+    claimCampaignItem: async () => undefined,
+    campaignItems: async () => [],
+    queuedCampaigns: async () => [],
     // Admits everything (these tests are about polling): no facts to refuse with.
     readAdmissionFacts: async () => ({ now: new Date(), spentToday: 0 }),
     settle: (id, p) => patch(id, p as Partial<JobRecord>),

@@ -1,0 +1,72 @@
+/**
+ * The campaign sender of a serving process (issue 21 item 3), like the spool's replay (src/store/spool.ts): at
+ * start-up and every few seconds it sends the admitted, unsent items of every campaign, so a process that
+ * stopped mid-campaign (a crash, kill -9, a deploy) strands nothing: the next process to start, or any instance
+ * of the fleet, finishes it without waiting for the agent. Per campaign one instance at a time holds a lease
+ * (`Store.tryLease`); the item claim in the store (queued → pending) is what guarantees "at most one POST".
+ * Items whose consent window ended are released there (src/paid/campaign.ts `sendCampaign`).
+ */
+import { hostname } from 'node:os';
+import type { z } from 'zod';
+import type { Catalog } from '../catalog.js';
+import type { PlatformClient } from '../client/types.js';
+import type { Config } from '../config.js';
+import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import type { Poller } from '../jobs/poller.js';
+import type { JobStore } from '../jobs/store.js';
+import type { PaidStep } from '../kill-steps.js';
+import type { Logger } from '../log.js';
+import { sweepCampaigns } from './campaign.js';
+
+/** How often a serving process looks for queued items (a restart also looks at once). */
+export const CAMPAIGN_SWEEP_EVERY_MS = 5_000;
+/** One instance sends a campaign at a time; a stopped holder's lease runs out after this. */
+const LEASE_MS = 30_000;
+
+export interface CampaignSenderDeps {
+  config: Config;
+  client: PlatformClient;
+  jobs: JobStore;
+  log: Logger;
+  catalog: Catalog;
+  poller: Poller;
+  itemSpec(tool: string): BillableToolSpec<z.ZodRawShape> | undefined;
+  now?: () => number;
+  onStep?: ((step: PaidStep) => void) | undefined;
+  everyMs?: number;
+}
+
+export function startCampaignSender(deps: CampaignSenderDeps): { close(): void; sweep(): Promise<number> } {
+  const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2)}`;
+  const ctx: ToolContext = {
+    config: deps.config,
+    client: deps.client,
+    jobs: deps.jobs,
+    catalog: deps.catalog,
+    poller: deps.poller,
+    log: deps.log,
+    signal: new AbortController().signal,
+    owner: undefined,
+    progress: async () => {},
+  };
+  let running: Promise<number> | undefined;
+  const sweep = () => {
+    running ??= sweepCampaigns(deps.itemSpec, ctx, {
+      jobs: deps.jobs,
+      log: deps.log,
+      now: deps.now ?? Date.now,
+      onStep: deps.onStep,
+      holder,
+      leaseMs: LEASE_MS,
+    }).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const quietly = () =>
+    void sweep().catch((err) => deps.log.warn('campaign sweep failed; retrying', { error: String(err) }));
+  const timer = setInterval(quietly, deps.everyMs ?? CAMPAIGN_SWEEP_EVERY_MS);
+  timer.unref();
+  quietly();
+  return { close: () => clearInterval(timer), sweep };
+}

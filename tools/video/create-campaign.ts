@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import type { BillableToolSpec, CampaignItem, ToolContext } from '../../src/define-tool.js';
+import { defineTool } from '../../src/define-tool.js';
+import { UserInputError } from '../../src/errors.js';
+import { filesDeps } from '../../src/files/files-deps.js';
+import { type Estimate, estimate } from '../../src/jobs/envelope.js';
+import type { JobKind } from '../../src/jobs/handle.js';
+import { MAX_CAMPAIGN_ITEMS } from '../../src/paid/campaign.js';
+import { prepareCall } from '../../src/paid/pipeline.js';
+import createShoppableImage from '../ads/create-shoppable-image.js';
+import createShoppableVideo from '../ads/create-shoppable-video.js';
+import createFamilyVideo from '../enterprise/create-family-video.js';
+import runModel from '../enterprise/run-model.js';
+import animateGesture from '../gestures/animate-gesture.js';
+import createTemplateVideo from '../library/create-template-video.js';
+import createProductVideo from '../product/create-product-video.js';
+import createTalkingVideo from './create-talking-video.js';
+
+/**
+ * The creator tools a campaign may hold. Not upscale_video (one attempt per video on a non-idempotent
+ * endpoint, checked by its own exclusive key) nor create_custom_avatar (its multipart file is not kept in the
+ * store, so a resumed item could not be sent as consented).
+ */
+const ITEM_SPECS = new Map<string, BillableToolSpec<z.ZodRawShape>>(
+  [
+    animateGesture,
+    createFamilyVideo,
+    createProductVideo,
+    createShoppableImage,
+    createShoppableVideo,
+    createTalkingVideo,
+    createTemplateVideo,
+    runModel,
+  ].map((s) => [s.name, s as unknown as BillableToolSpec<z.ZodRawShape>]),
+);
+const ITEM_TOOLS = [...ITEM_SPECS.keys()];
+
+// `tool` is a string, not an enum, to keep tools/list small (issue 21 item 6): each item's tool is checked in
+// validate (`prepareItem`), named `items[i].tool` with the list of tools a campaign takes.
+const Item = z.strictObject({
+  tool: z.string().describe('create_* tool (not custom avatar), run_model or animate_gesture'),
+  arguments: z.record(z.string(), z.unknown()).describe('its arguments'),
+});
+
+/** The items `validate` prepared for an input object (the pipeline hands the same object to every step). */
+const PREPARED = new WeakMap<object, CampaignItem[]>();
+
+type Input = { items: z.infer<typeof Item>[]; vary?: Record<string, unknown[]> | undefined };
+
+/** items, or the one base item times every combination of `vary` (first field varies slowest). */
+function expand(input: Input): { tool: string; args: Record<string, unknown>; varied: Record<string, unknown> }[] {
+  if (!input.vary || Object.keys(input.vary).length === 0) {
+    return input.items.map((i) => ({ tool: i.tool, args: i.arguments, varied: {} }));
+  }
+  if (input.items.length !== 1) throw new UserInputError('items', 'with vary, give exactly one base item');
+  const base = input.items[0]!;
+  const fields = Object.entries(input.vary);
+  const count = fields.reduce((n, [, values]) => n * values.length, 1);
+  if (count > MAX_CAMPAIGN_ITEMS) {
+    throw new UserInputError('vary', `expands to ${count} items; at most ${MAX_CAMPAIGN_ITEMS}`);
+  }
+  let combos: Record<string, unknown>[] = [{}];
+  for (const [field, values] of fields) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [field]: v })));
+  return combos.map((varied) => ({ tool: base.tool, args: { ...base.arguments, ...varied }, varied }));
+}
+
+/** One item through its own tool's schema and front half; errors name `items[i].<field>`. */
+async function prepareItem(
+  index: number,
+  item: { tool: string; args: Record<string, unknown>; varied: Record<string, unknown> },
+  ctx: ToolContext,
+): Promise<CampaignItem> {
+  const at = (field: string) => `items[${index}]${field ? `.${field}` : ''}`;
+  const spec = ITEM_SPECS.get(item.tool);
+  if (!spec) throw new UserInputError(at('tool'), `one of ${ITEM_TOOLS.join(', ')}`);
+  if (!ctx.config.toolsets.includes(spec.toolset) || ctx.config.readOnly) {
+    throw new UserInputError(at('tool'), `${item.tool} is not enabled on this server (GENPLAT_TOOLSETS)`);
+  }
+  const parsed = z.strictObject(spec.input).safeParse(item.args);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.map(String).join('.');
+    throw new UserInputError(
+      at(field),
+      issue.code === 'unrecognized_keys' ? 'not an argument of this tool' : issue.message,
+    );
+  }
+  const input = parsed.data as Record<string, unknown>;
+  try {
+    const { files, ...call } = await prepareCall(spec, input, ctx, {
+      files: filesDeps(ctx.config, {}),
+      owner: ctx.owner,
+    });
+    // The sender that POSTs a queued item may run later, in another process or instance, where a local path or
+    // an upload is not at hand to stage: refused here (free) rather than sent without its file.
+    const local = [...files.values()][0];
+    if (local) {
+      throw new UserInputError(
+        local.field,
+        'a local file or upload reference is not accepted in a campaign item yet; give a public https URL, or make this item as its own call',
+      );
+    }
+    return { tool: spec.name, input, varied: item.varied, ...call };
+  } catch (err) {
+    if (err instanceof UserInputError) throw new UserInputError(at(err.field), err.rule);
+    throw err;
+  }
+}
+
+function itemsOf(input: object): CampaignItem[] {
+  const items = PREPARED.get(input);
+  // validate() always runs first (src/paid/pipeline.ts prepareCall); fail closed if it did not.
+  if (!items) throw new Error('create_campaign: items were not validated');
+  return items;
+}
+
+/** The campaign's quote: the sum; bounded only when every item is (an unbounded one counts at its ceiling). */
+function totalEstimate(items: CampaignItem[]): Estimate {
+  const credits = items.reduce((sum, i) => sum + i.estimate.credits, 0);
+  const unbounded = items.filter((i) => !i.estimate.bounded).length;
+  const basis = `${items.length} items: ${items.map((i, n) => `[${n}] ${i.estimate.credits}`).join(', ')}${
+    unbounded ? `; ${unbounded} unbounded (counted at their quote, explicit consent)` : ''
+  }`;
+  return estimate(credits, basis, { bounded: unbounded === 0 });
+}
+
+/** A campaign: many creator calls, one quote, one consent, one admission (issue 21; src/paid/campaign.ts). */
+export default defineTool({
+  name: 'create_campaign',
+  title: 'Campaign of variants',
+  toolset: 'video',
+  description:
+    'Many creator calls, one quote and consent: items, or one item × vary (all combinations). Each sent once; follow its handle.',
+  input: {
+    items: z.array(Item).min(1).max(MAX_CAMPAIGN_ITEMS).describe('{tool, arguments}'),
+    vary: z
+      .record(z.string(), z.array(z.unknown()).min(1).max(MAX_CAMPAIGN_ITEMS))
+      .optional()
+      .describe(`field → values; product ≤ ${MAX_CAMPAIGN_ITEMS}`),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async validate(input, ctx) {
+    const items: CampaignItem[] = [];
+    // One at a time: the catalog reads each item's validate makes are cached after the first.
+    for (const [index, item] of expand(input as Input).entries()) items.push(await prepareItem(index, item, ctx));
+    PREPARED.set(input, items);
+  },
+  billable: {
+    // Not a platform job kind: the envelope's `kind` says what the handle is (`campaign:<id>`).
+    kind: () => 'campaign' as JobKind,
+    estimate: async (input) => totalEstimate(itemsOf(input)),
+    summary: (input) => {
+      const items = itemsOf(input);
+      const tools = [...new Set(items.map((i) => i.tool))].join(', ');
+      return `campaign of ${items.length} items (${tools})`;
+    },
+    campaign: {
+      items: (input) => itemsOf(input),
+      itemSpec: (tool) => ITEM_SPECS.get(tool),
+    },
+  },
+  // What the consent binds to: every item's tool, route and exact body, in order.
+  request(input) {
+    return {
+      route: 'campaign',
+      body: { items: itemsOf(input).map((i) => ({ tool: i.tool, route: i.request.route, body: i.request.body })) },
+    };
+  },
+  async run() {
+    // The pipeline admits a campaign (store.admitCampaign) and sends its items; this spec never POSTs.
+    throw new Error('create_campaign items are sent by the campaign sender');
+  },
+});
+
+export { ITEM_SPECS as CAMPAIGN_ITEM_SPECS };
