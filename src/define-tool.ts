@@ -188,6 +188,19 @@ export interface CampaignItem {
   summary: string;
   /** The fields this item varies (the campaign view shows them). */
   varied: Record<string, unknown>;
+  /** Local files its request names by placeholder (src/files/), staged by the sender right before its POST. */
+  files?: CampaignItemFile[];
+}
+
+/** A local file of a campaign item: where it is and what was consented to (its content hash). */
+export interface CampaignItemFile {
+  placeholder: string;
+  field: string;
+  path: string;
+  filename: string;
+  size: number;
+  contentType: string;
+  sha256: string;
 }
 
 export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> =

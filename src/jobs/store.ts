@@ -30,6 +30,21 @@ export interface CampaignItemInfo {
   varied: Record<string, unknown>;
   /** ISO time after which an unsent item is released (its reservation returned), never sent. */
   sendBy: string;
+  /**
+   * Local files the request names by placeholder (stdio only: paths on this machine), staged right before the
+   * item's POST; the bytes must still hash to `sha256` or the item is released unsent.
+   */
+  files?:
+    | {
+        placeholder: string;
+        field: string;
+        path: string;
+        filename: string;
+        size: number;
+        contentType: string;
+        sha256: string;
+      }[]
+    | undefined;
 }
 /**
  * How a paid call was consented to. `click`: a token redeemed by a person's Confirm click in the App

@@ -18,7 +18,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { BillableToolSpec, CampaignItem, ToolContext } from '../define-tool.js';
+import type { BillableToolSpec, CampaignItem, PlatformRequest, ToolContext } from '../define-tool.js';
+import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
+import { stagerFor } from '../files/files-deps.js';
+import { type StagedRequest, stageRequest } from '../files/staging.js';
 import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobRecord, JobStore } from '../jobs/store.js';
@@ -75,6 +78,7 @@ export async function admitCampaignCall(
       request: item.request,
       varied: item.varied,
       sendBy,
+      ...(item.files ? { files: item.files } : {}),
     },
   }));
   const guardDeps = { config: deps.config, now: deps.now };
@@ -173,13 +177,39 @@ async function sendItem(
   deps: SenderDeps,
 ): Promise<void> {
   const info = rec.campaign!;
+  // Local files are staged now, right before the POST, as for a single call (src/files/staging.ts): the bytes
+  // must still be the consented ones, else the item fails unsent and its reservation is returned.
+  let staged: StagedRequest | undefined;
+  if (info.files && info.files.length > 0) {
+    try {
+      const stager = stagerFor(ctx.config);
+      if (!stager) throw new UserInputError(info.files[0]!.field, 'no staging bucket is configured any more');
+      const files = new Map(info.files.map((f) => [f.placeholder, { source: 'path' as const, ...f }]));
+      staged = await stageRequest(info.request as PlatformRequest, files, stager, deps.log);
+    } catch (err) {
+      await settleFailure(
+        rec,
+        err instanceof UserInputError ? err : new StagingError(err),
+        rec.kind,
+        rec.estimate,
+        deps,
+      );
+      return;
+    }
+  }
   let sub: Awaited<ReturnType<typeof spec.run>>;
   try {
-    sub = await spec.run(info.input as never, { ...ctx, signal: NEVER_ABORTS }, info.request as never);
+    sub = await spec.run(
+      info.input as never,
+      { ...ctx, signal: NEVER_ABORTS },
+      (staged?.request ?? info.request) as never,
+    );
   } catch (err) {
+    staged?.release(mayHaveBeenAccepted(err));
     await settleFailure(rec, err, rec.kind, rec.estimate, deps);
     return;
   }
+  staged?.release(true);
   deps.onStep?.('campaign_item_posted');
   await settleSubmission(rec, sub, rec.estimate, deps);
 }

@@ -241,7 +241,11 @@ export async function prepareCall(
   // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
   // this same object, so what the user consented to is byte for byte what is sent.
   // Local files in media fields become `local:<sha256>/<name>` here, so consent binds their content (src/files/).
-  const { request, files } = await resolveLocalMedia(await spec.request(input, ctx), local.files, local.owner);
+  // A campaign's request lists its items' requests, whose files each item's own prepareCall already resolved.
+  const built = await spec.request(input, ctx);
+  const { request, files } = spec.billable.campaign
+    ? { request: built, files: new Map() }
+    : await resolveLocalMedia(built, local.files, local.owner);
   const estimate = finaliseEstimate(ctx.config, spec.name, await spec.billable.estimate(input, ctx));
   return { request, files, estimate, kind: spec.billable.kind(input), summary: spec.billable.summary(input) };
 }

@@ -148,6 +148,31 @@ describe('local files arrive byte for byte, and their staged copies are deleted'
     expect(await waitGone()).toEqual([]);
   }, 120_000);
 
+  it('a campaign whose items vary a local voice sample: each item staged and POSTed once, bytes identical', async () => {
+    const a = wav(32 * 1024);
+    const b = wav(48 * 1024);
+    writeFileSync(join(inputs, 'take-a.wav'), a);
+    writeFileSync(join(inputs, 'take-b.wav'), b);
+    const before = posts();
+    const r = await h.call('create_campaign', {
+      items: [{ tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: 'two takes' } }],
+      vary: { voice_url: ['take-a.wav', join(inputs, 'take-b.wav')] },
+    });
+    expect(r.isError, text(r)).toBeFalsy();
+    const handle = structured(r).handle as string;
+    const w = await h.call('wait_for_jobs', { handles: [handle], max_wait_s: 30 });
+    expect(text(w)).toMatch(/2 of 2 done/);
+    expect(posts() - before).toBe(2);
+    const got = sim.fetched
+      .entries()
+      .filter((f) => f.field === 'voice_url')
+      .map((f) => f.sha256);
+    expect(got).toEqual(expect.arrayContaining([sha256(a), sha256(b)]));
+    // What consent bound: content placeholders, never the staged URL nor the bytes.
+    expect(JSON.stringify(r)).not.toContain(MARKER);
+    expect(await waitGone()).toEqual([]);
+  });
+
   it('no file content and no S3 secret in any log line', () => {
     const all = h.logs.join('\n');
     expect(all).not.toContain(MARKER);

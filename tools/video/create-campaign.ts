@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillableToolSpec, CampaignItem, ToolContext } from '../../src/define-tool.js';
+import type { BillableToolSpec, CampaignItem, CampaignItemFile, ToolContext } from '../../src/define-tool.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { filesDeps } from '../../src/files/files-deps.js';
@@ -88,19 +88,23 @@ async function prepareItem(
   const input = parsed.data as Record<string, unknown>;
   try {
     const { files, ...call } = await prepareCall(spec, input, ctx, {
-      files: filesDeps(ctx.config, {}),
+      files: filesDeps(ctx.config, { roots: ctx.localRoots }),
       owner: ctx.owner,
     });
-    // The sender that POSTs a queued item may run later, in another process or instance, where a local path or
-    // an upload is not at hand to stage: refused here (free) rather than sent without its file.
-    const local = [...files.values()][0];
-    if (local) {
-      throw new UserInputError(
-        local.field,
-        'a local file or upload reference is not accepted in a campaign item yet; give a public https URL, or make this item as its own call',
-      );
+    const local: CampaignItemFile[] = [];
+    for (const [placeholder, m] of files) {
+      // An upload is read through the caller's upload source, which the sender (maybe another process, later)
+      // does not hold: refused here, free, rather than sent without its file.
+      if (m.source !== 'path') {
+        throw new UserInputError(
+          m.field,
+          'an upload reference is not accepted in a campaign item yet; give a local path (stdio) or a public https URL',
+        );
+      }
+      const { field, path, filename, size, contentType, sha256 } = m;
+      local.push({ placeholder, field, path, filename, size, contentType, sha256 });
     }
-    return { tool: spec.name, input, varied: item.varied, ...call };
+    return { tool: spec.name, input, varied: item.varied, ...call, ...(local.length > 0 ? { files: local } : {}) };
   } catch (err) {
     if (err instanceof UserInputError) throw new UserInputError(at(err.field), err.rule);
     throw err;
