@@ -10,7 +10,7 @@ import type { Config, Toolset } from './config.js';
 import type { Estimate, JobEnvelope, JobOutput } from './jobs/envelope.js';
 import type { JobKind, JobRef } from './jobs/handle.js';
 import type { Poller } from './jobs/poller.js';
-import type { JobRecord, JobStore } from './jobs/store.js';
+import type { CampaignItemFile, JobRecord, JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 
 export interface ToolAnnotations {
@@ -192,17 +192,6 @@ export interface CampaignItem {
   files?: CampaignItemFile[];
 }
 
-/** A local file of a campaign item: where it is and what was consented to (its content hash). */
-export interface CampaignItemFile {
-  placeholder: string;
-  field: string;
-  path: string;
-  filename: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-}
-
 export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> =
   | ReadToolSpec<I, O>
   // biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every body type; run() gets its own.
@@ -222,4 +211,4 @@ export function defineTool(spec: ToolSpec): ToolSpec {
   return spec;
 }
 
-export type { Estimate, JobEnvelope };
+export type { CampaignItemFile, Estimate, JobEnvelope };

@@ -13,6 +13,17 @@ import type { JobKind, JobRef } from './handle.js';
  */
 export type SubmissionOutcome = 'queued' | 'pending' | 'submitted' | 'rejected' | 'unknown';
 
+/** A local file of a campaign item: where it is and what was consented to (its content hash). */
+export interface CampaignItemFile {
+  placeholder: string;
+  field: string;
+  path: string;
+  filename: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
 /** What a campaign item keeps from its admission, so a resume sends it without re-validating anything. */
 export interface CampaignItemInfo {
   /** The campaign id (handle `campaign:<id>`). */
@@ -34,17 +45,7 @@ export interface CampaignItemInfo {
    * Local files the request names by placeholder (stdio only: paths on this machine), staged right before the
    * item's POST; the bytes must still hash to `sha256` or the item is released unsent.
    */
-  files?:
-    | {
-        placeholder: string;
-        field: string;
-        path: string;
-        filename: string;
-        size: number;
-        contentType: string;
-        sha256: string;
-      }[]
-    | undefined;
+  files?: CampaignItemFile[] | undefined;
 }
 /**
  * How a paid call was consented to. `click`: a token redeemed by a person's Confirm click in the App
