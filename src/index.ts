@@ -14,7 +14,7 @@ import { StateError } from './jobs/state-error.js';
 import { stepReached } from './kill-steps.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
-import type { ServerDeps } from './server.js';
+import type { ServerDeps } from './server-deps.js';
 import { buildDeferredServer, canDeferHandlers } from './server-deferred.js';
 import type { Simulator } from './sim/index.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';

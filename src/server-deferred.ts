@@ -13,7 +13,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import { serveToolsListPerClient } from './protocol/app-only.js';
 import { holdUntilInstalled } from './protocol/hold-until-installed.js';
-import type { ServerDeps } from './server.js';
+import type { ServerDeps } from './server-deps.js';
 import type { InstalledHandlers } from './server-handlers.js';
 import { createServerShell } from './server-shell.js';
 import { prebuiltListsFor } from './tools-list-prebuilt.js';

@@ -14,7 +14,7 @@ import { createPoller } from './jobs/poller.js';
 import { registerPrompts } from './prompts.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
 import { registerTaskHandlers } from './protocol/tasks.js';
-import type { ServerDeps } from './server.js';
+import type { ServerDeps } from './server-deps.js';
 import { registerTools } from './tool-runtime.js';
 import { visibleSpecs } from './tool-visibility.js';
 

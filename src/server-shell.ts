@@ -11,7 +11,7 @@ import { TOKEN_TTL_MS } from './paid/token.js';
 import { isModern } from './protocol/era.js';
 import { type ConsentStateCodec, consentStateCodec } from './protocol/request-state.js';
 import { TASKS_CAPABILITY } from './protocol/tasks-capability.js';
-import type { ServerDeps } from './server.js';
+import type { ServerDeps } from './server-deps.js';
 
 /** Six lines: the flow every host's model should follow (some hosts show nothing else about the server). */
 export const INSTRUCTIONS = [

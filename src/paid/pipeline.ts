@@ -13,76 +13,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Config } from '../config.js';
 import type { BillableToolSpec, PlatformRequest, ToolContext } from '../define-tool.js';
 import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
 import { filesDeps, stagerFor } from '../files/files-deps.js';
 import { type FilesDeps, type LocalMediaRequest, resolveLocalMedia } from '../files/local-media.js';
 import { type StagedRequest, stageRequest } from '../files/staging.js';
-import type { UploadSource } from '../files/upload-source.js';
 import { checkWebhookUrl } from '../guards/url.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
-import { type PaidStep, stepReached } from '../kill-steps.js';
-import type { Logger } from '../log.js';
+import { stepReached } from '../kill-steps.js';
 import { evaluateAdmission } from './admission.js';
-import { type CallbackUrlMaker, withCallback } from './callback.js';
+import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
+import { withCallback } from './callback.js';
 import { admitCampaignCall } from './campaign.js';
-import { type ConsentCard, consentCard } from './consent-card.js';
-import {
-  admitRules,
-  confirmationRequired,
-  type ElicitOutcome,
-  type FormRound,
-  guardCall,
-  refusalError,
-} from './guard.js';
+import { consentCard } from './consent-card.js';
+import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
 import { finaliseEstimate } from './pricing/estimate.js';
-import { type PaidResult, settleFailure, settleSubmission } from './settle.js';
+import { settleFailure, settleSubmission } from './settle.js';
 import { TOKEN_ALREADY_USED } from './wording.js';
 
-/**
- * A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". A quote
- * (`confirmation_required`) carries its consent card, for the App's card (src/apps/link.ts).
- */
-export type PaidCallResult =
-  | PaidResult
-  | { envelope: JobEnvelope; card: ConsentCard }
-  | { askForm: { message: string; envelope: JobEnvelope } };
-export type { PaidResult };
-
-export interface BillingDeps {
-  config: Config;
-  jobs: JobStore;
-  log: Logger;
-  /** HTTP mode: the authenticated caller; undefined on stdio. */
-  owner: string | undefined;
-  /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
-  now: () => number;
-  tokenTtlMs?: number | undefined;
-  /** Test-only: called at each named step of a paid call (`steps.ts`). */
-  onStep?: ((step: PaidStep) => void) | undefined;
-  /** HTTP mode with a public URL: our per-job callback URL (`callback.ts`); undefined = polling only. */
-  callbackUrl?: CallbackUrlMaker | undefined;
-  /** stdio: the client's MCP roots (src/files/confine.ts); undefined or empty = GENPLAT_INPUT_DIRS. */
-  roots?: (() => Promise<string[] | undefined>) | undefined;
-  /** `upload:<id>` references (src/files/upload-source.ts); default: none known. */
-  uploads?: UploadSource | undefined;
-}
-
-export interface PaidCallArgs {
-  /** The tool's own arguments (guard arguments removed). */
-  input: Record<string, unknown>;
-  token: string | undefined;
-  allowDuplicate: boolean;
-  /** Who presented `token`: `human` only for the App's Confirm click (src/apps/confirm-tool.ts). */
-  carrier?: 'model' | 'human';
-  /** Asks the user with a form (SDK call, injected); undefined when the client cannot be asked. */
-  elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
-  /** The round of a 2026-07-28 confirmation form; undefined when the client cannot be asked that way. */
-  form?: FormRound | undefined;
-}
+export type { BillingDeps, PaidCallArgs, PaidCallResult, PaidResult } from './call-types.js';
 
 /** The signal billable `run()`s see (see below). */
 const NEVER_ABORTS: AbortSignal = new AbortController().signal;

@@ -22,6 +22,8 @@ const ABOVE = [
   'src/server-shell.ts',
   'src/server-handlers.ts',
   'src/server-deferred.ts',
+  'src/server-deps.ts',
+  'src/campaign-watch.ts',
   'src/protocol',
   'src/transports',
   'src/apps',

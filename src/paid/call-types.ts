@@ -1,0 +1,58 @@
+/**
+ * The shapes of a paid call at the pipeline's edge: what the runtime passes in (`PaidCallArgs`, `BillingDeps`) and
+ * what comes back (`PaidCallResult`). Their own module so the pipeline and the campaign path (which the pipeline
+ * calls) both read them without importing each other.
+ */
+import type { Config } from '../config.js';
+import type { UploadSource } from '../files/upload-source.js';
+import type { JobEnvelope } from '../jobs/envelope.js';
+import type { JobStore } from '../jobs/store.js';
+import type { PaidStep } from '../kill-steps.js';
+import type { Logger } from '../log.js';
+import type { CallbackUrlMaker } from './callback.js';
+import type { ConsentCard } from './consent-card.js';
+import type { ElicitOutcome, FormRound } from './guard.js';
+import type { PaidResult } from './settle.js';
+
+export type { PaidResult };
+
+/**
+ * A paid call's outcome, or (2026-07-28 clients) "ask the person with this form first". A quote
+ * (`confirmation_required`) carries its consent card, for the App's card (src/apps/link.ts).
+ */
+export type PaidCallResult =
+  | PaidResult
+  | { envelope: JobEnvelope; card: ConsentCard }
+  | { askForm: { message: string; envelope: JobEnvelope } };
+
+export interface BillingDeps {
+  config: Config;
+  jobs: JobStore;
+  log: Logger;
+  /** HTTP mode: the authenticated caller; undefined on stdio. */
+  owner: string | undefined;
+  /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
+  now: () => number;
+  tokenTtlMs?: number | undefined;
+  /** Test-only: called at each named step of a paid call (`steps.ts`). */
+  onStep?: ((step: PaidStep) => void) | undefined;
+  /** HTTP mode with a public URL: our per-job callback URL (`callback.ts`); undefined = polling only. */
+  callbackUrl?: CallbackUrlMaker | undefined;
+  /** stdio: the client's MCP roots (src/files/confine.ts); undefined or empty = GENPLAT_INPUT_DIRS. */
+  roots?: (() => Promise<string[] | undefined>) | undefined;
+  /** `upload:<id>` references (src/files/upload-source.ts); default: none known. */
+  uploads?: UploadSource | undefined;
+}
+
+export interface PaidCallArgs {
+  /** The tool's own arguments (guard arguments removed). */
+  input: Record<string, unknown>;
+  token: string | undefined;
+  allowDuplicate: boolean;
+  /** Who presented `token`: `human` only for the App's Confirm click (src/apps/confirm-tool.ts). */
+  carrier?: 'model' | 'human';
+  /** Asks the user with a form (SDK call, injected); undefined when the client cannot be asked. */
+  elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
+  /** The round of a 2026-07-28 confirmation form; undefined when the client cannot be asked that way. */
+  form?: FormRound | undefined;
+}

@@ -1,0 +1,53 @@
+/**
+ * What every server build is made from (`buildServer`, the deferred stdio server, the shell and the handlers): its
+ * own module so those files share it without importing each other.
+ */
+import type { ResourceSpec } from '../resources/index.js';
+import type { Catalog } from './catalog.js';
+import type { PlatformClient } from './client/types.js';
+import type { Config } from './config.js';
+import type { ToolSpec } from './define-tool.js';
+import type { Poller } from './jobs/poller.js';
+import type { JobStore } from './jobs/store.js';
+import type { PaidStep } from './kill-steps.js';
+import type { Logger } from './log.js';
+import type { CallbackUrlMaker } from './paid/callback.js';
+import type { ConsentStateCodec } from './protocol/request-state.js';
+
+export interface ServerDeps {
+  config: Config;
+  client: PlatformClient;
+  jobs: JobStore;
+  /** Defaults to a cached catalog over `client`. */
+  catalog?: Catalog;
+  /** Defaults to a poller over `client` and `jobs` (closed with the server). */
+  poller?: Poller;
+  log: Logger;
+  /** HTTP mode: the authenticated caller; undefined on stdio. */
+  owner?: string;
+  /** Defaults to ALL_TOOLS. */
+  tools?: ToolSpec[];
+  /** Defaults to ALL_RESOURCES. */
+  resources?: ResourceSpec[];
+  /** Test hooks: clock and confirmation-token lifetime. */
+  now?: () => number;
+  tokenTtlMs?: number;
+  /** Test hook: called at each named step of a paid call (src/kill-steps.ts), e.g. to cut the store there. */
+  onPaidStep?: ((step: PaidStep) => void) | undefined;
+  /** Defaults to a codec keyed from `jobs.consentKey()`; pass one to share it across per-request instances. */
+  consentState?: ConsentStateCodec;
+  /**
+   * Stateless HTTP: this instance answers one request and is dropped. It then keeps nothing that outlives the
+   * request: no `resources/subscribe` watches and no MCP log forwarding (there is no session to send on);
+   * change notifications go through the HTTP handler's event bus instead (src/transports/http.ts).
+   */
+  perRequest?: boolean;
+  /** HTTP mode with a public URL: our per-job callback URL for endpoints that accept `webhook_url`. */
+  callbackUrl?: CallbackUrlMaker;
+  /**
+   * With `perRequest`: this instance answers a 2026-07-28 client, whose per-resource updates come on a
+   * `subscriptions/listen` stream fed by the HTTP handler's event bus. The SDK honours a listen filter's
+   * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
+   */
+  listenStreams?: boolean;
+}
