@@ -55,6 +55,7 @@ export function installHandlers(
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
     ...(deps.onPaidStep ? { onPaidStep: deps.onPaidStep } : {}),
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
+    ...(deps.files ? { files: deps.files } : {}),
   };
   const specs = deps.tools ?? ALL_TOOLS;
   registerTools(server, specs, runtimeDeps);

@@ -13,6 +13,7 @@ import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
+import type { FileServices } from './files/file-services.js';
 import { filesDeps } from './files/files-deps.js';
 import { checkArgumentDepth } from './guards/depth.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
@@ -49,6 +50,8 @@ export interface RuntimeDeps {
   consentState: ConsentStateCodec;
   /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/paid/callback.ts). */
   callbackUrl?: CallbackUrlMaker | undefined;
+  /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts); stdio has none. */
+  files?: FileServices | undefined;
 }
 
 type Extra = ServerContext;
@@ -144,6 +147,7 @@ function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
     log: deps.log,
     signal: extra.mcpReq.signal,
     owner: deps.owner,
+    ...(deps.files ? { files: deps.files } : {}),
     async progress(p) {
       // Only when the client asked (it sent a token), and strictly increasing as the spec requires.
       if (token === undefined || !(p.progress > last)) return;
@@ -216,6 +220,8 @@ export async function runBillable(
       tokenTtlMs: deps.tokenTtlMs,
       onStep: deps.onPaidStep ?? stepReached(deps.config.testKillAt),
       callbackUrl: deps.callbackUrl,
+      uploads: deps.files?.uploads,
+      selfStager: deps.files?.selfStager,
       // stdio only: over HTTP a local path would name the server's disk, not the caller's.
       roots: declaredRoots,
     },

@@ -18,6 +18,7 @@ import type { BillableToolSpec, ToolContext } from '../define-tool.js';
 import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
 import { filesDeps, stagerFor } from '../files/files-deps.js';
 import { resolveLocalMedia } from '../files/local-media.js';
+import type { Stager } from '../files/stage-s3.js';
 import { type StagedRequest, stageRequest } from '../files/staging.js';
 import type { UploadSource } from '../files/upload-source.js';
 import { checkWebhookUrl } from '../guards/url.js';
@@ -67,6 +68,8 @@ export interface BillingDeps {
   roots?: (() => Promise<string[] | undefined>) | undefined;
   /** `upload:<id>` references (src/files/upload-source.ts); default: none known. */
   uploads?: UploadSource | undefined;
+  /** HTTP with GENPLAT_PUBLIC_URL: staging into the shared store (src/files/stage-self.ts); a bucket wins. */
+  selfStager?: Stager | undefined;
 }
 
 export interface PaidCallArgs {
@@ -106,7 +109,7 @@ export async function runPaidCall(
   // Local files in media fields become `local:<sha256>/<name>` here, so consent binds their content (src/files/).
   const { request, files } = await resolveLocalMedia(
     await spec.request(input, ctx),
-    filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads }),
+    filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager }),
     deps.owner,
   );
   const estimate = finaliseEstimate(deps.config, spec.name, await spec.billable.estimate(input, ctx));
@@ -196,7 +199,8 @@ export async function runPaidCall(
   let staged: StagedRequest | undefined;
   if (files.size > 0) {
     try {
-      staged = await stageRequest(request, files, stagerFor(deps.config)!, deps.log);
+      // Non-null: resolveLocalMedia refused every local reference unless one of the two stagers exists.
+      staged = await stageRequest(request, files, stagerFor(deps.config, deps.selfStager)!, deps.log);
     } catch (err) {
       // Nothing was sent: settled as rejected, so the same call is not blocked as its own duplicate.
       const unsent = err instanceof UserInputError ? err : new StagingError(err);

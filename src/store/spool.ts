@@ -195,6 +195,8 @@ export function withSpool(
       return res;
     },
     readAdmissionFacts: (r) => inner.readAdmissionFacts(r),
+    // Files are not spooled: an upload or a staging that the store cannot take fails unsent.
+    ...(inner.blobs ? { blobs: inner.blobs.bind(inner) } : {}),
     track: (r) => inner.track(r),
     async settle(id, result) {
       try {

@@ -39,9 +39,9 @@ export const voiceSettings = () =>
       similarity_boost: unit('default 0.4'),
       style: unit('default 0'),
       use_speaker_boost: z.boolean().describe('default true'),
-      speed: z.number().min(SPEED_RANGE.min).max(SPEED_RANGE.max).describe('speech speed multiplier, default 1'),
+      speed: z.number().min(SPEED_RANGE.min).max(SPEED_RANGE.max).describe('speed, default 1'),
     })
-    .describe('all five, to override the defaults');
+    .describe('all five or none');
 
 /** list_* filters: the platform matches these case-insensitively. */
 export const genderFilter = () => z.string().trim().min(1).max(32).optional().describe('filter, e.g. Female or Male');

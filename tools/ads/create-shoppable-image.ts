@@ -10,7 +10,7 @@ export default defineTool({
   title: 'Create a shoppable ad image',
   toolset: 'ads',
   description:
-    'Makes a shoppable ad image from a product photo. Category and format: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
+    'Shoppable ad image from a product photo (category, format: list_shoppable_packs). Billable — quoted first. Then wait_for_jobs.',
   input: {
     category: packValue('from list_shoppable_packs'),
     format: packValue('allowed for the category'),

@@ -13,7 +13,7 @@ export default defineTool({
   title: 'Create a shoppable ad video',
   toolset: 'ads',
   description:
-    'Makes a shoppable ad video from product photos. Category, format, duration: list_shoppable_packs. Billable — quoted first. Next: wait_for_jobs.',
+    'Shoppable ad video from product photos (category, format, duration: list_shoppable_packs). Billable — quoted first. Then wait_for_jobs.',
   input: {
     category: packValue('from list_shoppable_packs'),
     format: packValue('allowed for the category'),

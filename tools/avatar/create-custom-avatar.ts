@@ -24,7 +24,7 @@ export default defineTool({
   title: 'Create a custom avatar',
   toolset: 'avatar',
   description:
-    'Creates an avatar from a portrait and optional voice sample (URL or local file, ≤ 10 MiB); returns avatar_id at once, for create_talking_video. Needs custom-avatar access. Billable — quoted first.',
+    'Avatar from a portrait (+ optional voice sample; URL or local file, ≤ 10 MiB); returns avatar_id at once. Needs custom-avatar access. Billable — quoted first.',
   input: {
     image: mediaSource('portrait: URL or absolute file path (png, jpeg, webp)'),
     voice: mediaSource('voice sample: URL or absolute file path (mp3, wav, m4a, ogg)').optional(),

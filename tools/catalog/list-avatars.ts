@@ -11,7 +11,7 @@ export default defineTool({
   title: 'List avatars',
   toolset: 'catalog',
   description:
-    'Lists stock and custom avatars: id, name, gender, age range, type. For create_talking_video (avatar_id). Free.',
+    'Stock and custom avatars: id, name, gender, age range, type. For create_talking_video (avatar_id). Free.',
   input: {
     gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),
   },

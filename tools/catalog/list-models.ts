@@ -7,7 +7,7 @@ export default defineTool({
   title: 'List image and video models',
   toolset: 'catalog',
   description:
-    'Lists the live model catalog (id, media, credits, webhooks) plus the dedicated video family (create_family_video). For run_model; params: genplat://models/{model}.',
+    'Live model catalog (id, media, credits, webhooks) and the dedicated family (create_family_video). For run_model; params: genplat://models/{model}.',
   input: {
     media: z.enum(['image', 'video']).optional().describe('image or video models only'),
   },

@@ -7,7 +7,7 @@ export default defineTool({
   title: 'List shoppable ad packs',
   toolset: 'catalog',
   description:
-    'Lists shoppable ad categories: formats, durations, aspect ratios, credits, defaults. For create_shoppable_image/video.',
+    'Shoppable ad categories: formats, durations, aspect ratios, credits, defaults. For create_shoppable_image/video.',
   input: {},
   output: {
     packs: z.array(

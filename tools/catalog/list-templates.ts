@@ -9,8 +9,7 @@ export default defineTool({
   name: 'list_templates',
   title: 'List content-library templates',
   toolset: 'catalog',
-  description:
-    'Lists content-library templates: id, title, credit, categories, required fields. For create_template_video.',
+  description: 'Content-library templates: id, title, credit, categories, required fields. For create_template_video.',
   input: {
     category: z.string().min(1).max(64).optional().describe('from list_template_categories; default all'),
   },

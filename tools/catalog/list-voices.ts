@@ -9,8 +9,7 @@ export default defineTool({
   name: 'list_voices',
   title: 'List voices',
   toolset: 'catalog',
-  description:
-    "Lists stock and custom voices: id, name, language, gender, accent. Pass a voice's id (not its voiceId) as voice_id. Free.",
+  description: 'Stock and custom voices: id, name, language, gender, accent. voice_id takes id (not voiceId). Free.',
   input: {
     language: z.string().trim().min(1).max(64).optional().describe('e.g. English; case-insensitive'),
     gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),

@@ -22,7 +22,7 @@ import { envelopeLinks } from '../../src/result.js';
 const id = (what: string, max = 256) => z.string().trim().min(1).max(max).describe(what);
 
 const Input = {
-  handle: z.string().trim().min(1).max(MAX_HANDLE_LENGTH).optional().describe('from a create tool or list_jobs'),
+  handle: z.string().trim().min(1).max(MAX_HANDLE_LENGTH).optional().describe('from a create tool'),
   // Kinds with a status endpoint, in registry order (custom avatars and submissions are reachable by handle only).
   kind: z.enum(POLLABLE_KINDS).optional().describe('for a job started elsewhere (with id)'),
   // Longer than the spec's 256 for upscale ids: a platform id too long for a handle is followed by kind + id.
@@ -94,7 +94,7 @@ export default defineTool({
   title: 'Get job status',
   toolset: 'jobs',
   description:
-    'Reads one job once: status, outputs, reason, charges. A handle, or kind + id for a job started elsewhere. Free; to wait: wait_for_jobs.',
+    'One read of a job: status, outputs, reason, charges. By handle, or kind + id (started elsewhere). Free; to wait: wait_for_jobs.',
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

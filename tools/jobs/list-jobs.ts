@@ -20,7 +20,7 @@ export default defineTool({
   title: 'List jobs and spend',
   toolset: 'jobs',
   description:
-    "Lists ledger jobs (newest first, last-seen status) with today's spend, ceilings and confirmation policy. Free, no platform call.",
+    "Ledger jobs (newest first, last-seen status), today's spend, ceilings, confirmation policy. Free, no platform call.",
   input: {
     status: z.enum(JOB_STATUSES).optional().describe('only this status'),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe('how many jobs'),

@@ -27,7 +27,7 @@ export default defineTool({
   title: 'Create a template video',
   toolset: 'library',
   description:
-    'Makes a content-library video from a template. Template ids and fields: list_templates. Billable — quoted first. Next: wait_for_jobs.',
+    'Content-library video from a template (ids, fields: list_templates). Billable — quoted first. Then wait_for_jobs.',
   input: {
     // No UUID pattern in the schema (it costs tokens in every tools/list): validate checks the id against the
     // live template list, which also rejects anything that is not a UUID. Bounded so that an empty or runaway id

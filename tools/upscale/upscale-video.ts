@@ -74,7 +74,7 @@ export default defineTool({
   title: 'Upscale a video',
   toolset: 'upscale',
   description:
-    'Upscales an owned video; the platform replaces its URL (the job keeps the original when known). Billable — quoted first (slow probe). Then wait_for_jobs.',
+    'Upscales an owned video (its URL is replaced; the job keeps the original when known). Billable — quoted first (slow probe). Then wait_for_jobs.',
   input: upscaleFields,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

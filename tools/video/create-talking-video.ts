@@ -11,7 +11,7 @@ export default defineTool({
   title: 'Create a talking-actor video',
   toolset: 'video',
   description:
-    'Talking-actor video: an avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable (100 credits; may quote first). Then wait_for_jobs.',
+    'An avatar (list_avatars) speaks a script with a voice (list_voices) or an audio URL. Billable (100 credits; may quote first). Then wait_for_jobs.',
   input: {
     avatar_id: avatarId(),
     // Required even with voice_url (spec: "required even when voice_url is given").
