@@ -193,7 +193,8 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migration 4 as an older genplat-mcp left it.
+    // Undo migrations 4 and 5 as an older genplat-mcp left it.
+    await execOn(migUrl, 'DROP TABLE genplat_blob_chunks, genplat_blobs');
     await execOn(migUrl, 'DROP TRIGGER genplat_jobs_fixed ON genplat_jobs');
     await execOn(migUrl, 'DROP FUNCTION genplat_jobs_fixed()');
     await execOn(migUrl, `UPDATE genplat_meta SET value = '3' WHERE key = 'schema_version'`);
