@@ -64,7 +64,7 @@ export interface BlobStore {
 export async function writeChunks(
   blobs: BlobStore,
   id: string,
-  body: AsyncIterable<Buffer | Uint8Array>,
+  body: AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | Uint8Array>,
   maxBytes: number,
   first?: Buffer,
 ): Promise<{ size: number; sha256: string }> {
