@@ -67,8 +67,8 @@ export const TARGET_RESOLUTIONS = ['720p', '1080p', '1440p', '2160p'] as const;
 export const upscaleFields = {
   video_id: id('platform id of a finished video'),
   project_id: id('its project_id'),
-  video_type: id('job type, e.g. video, product-in-hand'),
-  model_family: z.enum(MODEL_FAMILIES),
+  video_type: id('e.g. video, product-in-hand'),
+  model_family: z.enum(MODEL_FAMILIES).describe('family'),
   model: id('model name'),
   target_resolution: z.enum(TARGET_RESOLUTIONS).describe('output short side'),
 };

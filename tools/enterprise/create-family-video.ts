@@ -23,7 +23,7 @@ export default defineTool({
   title: 'Create a dedicated-family video',
   toolset: 'enterprise',
   description:
-    'Starts a dedicated-family video (family ids from list_models). Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
+    'Dedicated-family video (ids from list_models). Billable, price unpublished: every call asks consent. Then wait_for_jobs.',
   input: {
     model: z.string().min(1).max(64).describe('family id from list_models, e.g. <name>-2.5'),
     prompt: z.string().min(1).max(2000).describe('what the video shows'),

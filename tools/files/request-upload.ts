@@ -13,9 +13,9 @@ export default defineTool({
   title: 'Request an upload link',
   toolset: 'jobs',
   description:
-    'One-use upload link (15 min) for the user: show url; the upload:<id> they get goes in any media field. HTTP only. Free.',
+    'One-use upload link (15 min) for the user: show url; their upload:<id> goes in any media field. HTTP only. Free.',
   input: {
-    kind: z.enum(['image', 'audio', 'video']),
+    kind: z.enum(['image', 'audio', 'video']).describe('media'),
     filename: z.string().trim().min(1).max(200).optional().describe('name hint'),
   },
   output: {

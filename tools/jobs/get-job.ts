@@ -24,7 +24,7 @@ const id = (what: string, max = 256) => z.string().trim().min(1).max(max).descri
 const Input = {
   handle: z.string().trim().min(1).max(MAX_HANDLE_LENGTH).optional().describe('from a create tool'),
   // Kinds with a status endpoint, in registry order (custom avatars and submissions are reachable by handle only).
-  kind: z.enum(POLLABLE_KINDS).optional().describe('for a job started elsewhere (with id)'),
+  kind: z.enum(POLLABLE_KINDS).optional().describe('job started elsewhere (with id)'),
   // Longer than the spec's 256 for upscale ids: a platform id too long for a handle is followed by kind + id.
   id: id('platform id (id, db_id, request_id; upscale: video_id)', MAX_ID_LENGTH).optional(),
   media: z.enum(['image', 'video']).optional().describe('model jobs (default: video, then image)'),

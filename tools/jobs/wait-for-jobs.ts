@@ -23,7 +23,7 @@ export default defineTool({
   title: 'Wait for jobs',
   toolset: 'jobs',
   description:
-    "Waits up to max_wait_s; returns each job's envelope. Out of time: call again with the pending ones. Free; never cancels a job.",
+    "Waits up to max_wait_s; returns each job's envelope. Out of time: call again with the pending ones. Free; never cancels.",
   input: {
     handles: z
       .array(z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('job handle'))

@@ -32,7 +32,7 @@ export default defineTool({
   title: 'Create a product-in-hand video',
   toolset: 'product',
   description:
-    'A product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable — quoted first. Then wait_for_jobs.',
+    'Product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable — quoted first. Then wait_for_jobs.',
   input: {
     engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤90 s), human (≤30 s) or scenes'),
     image_url: publicMediaUrl('product image URL'),
