@@ -61,7 +61,7 @@ export function installHandlers(
   registerTools(server, specs, runtimeDeps);
   const confirm = registerConfirmTool(server, specs, runtimeDeps);
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
-  registerAppResources(server, deps.config);
+  registerAppResources(server, deps.config, deps.files ? () => deps.files?.uploadOrigin() : undefined);
   registerPrompts(server, runtime);
   registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
   return {

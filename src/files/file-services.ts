@@ -14,4 +14,6 @@ export interface FileServices {
   /** Stages into the shared store and serves `/staged/…`; undefined without a public base (or with a bucket). */
   selfStager: Stager | undefined;
   uploadLink(owner: string, kind: MediaKind, filename: string | undefined): Promise<UploadLink>;
+  /** The origin upload links point at (the App View's upload panel may connect there). */
+  uploadOrigin(): string;
 }

@@ -37,6 +37,7 @@ export function fileServices(
             ttlSeconds: config.files.stagedTtlSeconds ?? DEFAULT_STAGED_TTL_S,
             now: o.now,
           }),
+    uploadOrigin: () => new URL(config.publicUrl ?? ownOrigin()).origin,
     async uploadLink(owner, kind, filename) {
       return createUploadLink(
         { blobs, key: await key(), base: config.publicUrl ?? ownOrigin(), now: o.now(), ttlMs: o.uploadLinkTtlMs },
