@@ -165,6 +165,38 @@ describe('request_upload → the page → upload:<id> → a job that completes',
   });
 });
 
+describe('custom avatar from uploads (multipart: the bytes themselves, nothing staged)', () => {
+  it('portrait and voice sample as upload:<id> arrive byte for byte', async () => {
+    const [img, voice] = [await link(fx.a, 'image'), await link(fx.a, 'audio')];
+    const [pBytes, vBytes] = [png(200 * 1024), wav(64 * 1024)];
+    expect((await put(img.url, pBytes, 'image/png')).status).toBe(200);
+    expect((await put(voice.url, vBytes, 'audio/wav')).status).toBe(200);
+    const r = await fx.a.call('create_custom_avatar', { image: img.reference, voice: voice.reference });
+    expect(r.isError, text(r)).toBeFalsy();
+    const post = fx.sim.log.entries().find((e) => e.path === '/custom-avatar/generate')!;
+    const body = post.body as Record<string, { sha256: string; size: number }>;
+    expect(body.image).toMatchObject({ sha256: sha256(pBytes), size: pBytes.length });
+    expect(body.voice).toMatchObject({ sha256: sha256(vBytes), size: vBytes.length });
+    expect(JSON.stringify(r)).not.toContain(MARKER);
+  });
+
+  it("another caller's upload, or one of the wrong type, is refused by field before any request", async () => {
+    const img = await link(fx.a, 'image');
+    expect((await put(img.url, png(), 'image/png')).status).toBe(200);
+    const other = await fx.b.call('create_custom_avatar', { image: img.reference });
+    expect(other.isError).toBe(true);
+    expect(text(other)).toContain('unknown upload reference');
+    const wrong = await fx.a.call('create_custom_avatar', {
+      image: 'https://cdn.example.com/p.png',
+      voice: img.reference,
+    });
+    expect(wrong.isError).toBe(true);
+    expect(text(wrong)).toContain('voice');
+    expect(text(wrong)).toContain('upload is image/png');
+    expect(posts()).toBe(0);
+  });
+});
+
 describe('/staged/ URLs', () => {
   it('a tampered URL is 403, an unknown or expired one 404', async () => {
     const l = await link(fx.a, 'image');
