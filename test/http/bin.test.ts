@@ -67,7 +67,7 @@ describe('genplat-mcp --http', () => {
       }),
     );
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(21); // the App-only Confirm button is listed only to MCP Apps clients
+    expect(tools).toHaveLength(22); // the App-only Confirm button is listed only to MCP Apps clients
     const r = await client.callTool({ name: 'list_avatars', arguments: {} });
     expect(r.isError).toBeFalsy();
     await client.close();
