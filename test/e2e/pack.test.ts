@@ -91,7 +91,7 @@ describe('npm package', () => {
       await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_avatars', 'create_talking_video']));
-      expect(tools).toHaveLength(21); // the App-only Confirm button is listed only to MCP Apps clients
+      expect(tools).toHaveLength(22); // the App-only Confirm button is listed only to MCP Apps clients
     } finally {
       await client.close();
       rmSync(state, { recursive: true, force: true });
