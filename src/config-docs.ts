@@ -249,7 +249,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_STAGING_BUCKET',
     meaning:
-      'S3-compatible bucket local files are staged in for the platform to fetch (short-lived presigned URL, deleted after). Credentials: the AWS SDK default chain (env, profile, role). Unset: local files only for custom avatars (docs/files.md).',
+      'S3-compatible bucket local files are staged in for the platform to fetch (short-lived presigned URL, deleted after). Credentials: the AWS SDK default chain (env, profile, role). Unset: local files only for custom avatars, unless HTTP mode with `GENPLAT_PUBLIC_URL` serves staged files itself (docs/files.md).',
     default: 'none',
   },
   {
