@@ -267,7 +267,8 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   { env: 'GENPLAT_STAGING_PATH_STYLE', meaning: '`1`: path-style bucket URLs (MinIO, s3rver).', default: 'off' },
   {
     env: 'GENPLAT_STAGING_TTL_S',
-    meaning: 'Lifetime of a staged file and its URL, in seconds; deleted then at the latest. Also the lifetime of self-served staged files (HTTP + `GENPLAT_PUBLIC_URL`, no bucket).',
+    meaning:
+      'Lifetime of a staged file and its URL, in seconds; deleted then at the latest. Also the lifetime of self-served staged files (HTTP + `GENPLAT_PUBLIC_URL`, no bucket).',
     default: '3600',
   },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
