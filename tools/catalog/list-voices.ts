@@ -9,7 +9,8 @@ export default defineTool({
   name: 'list_voices',
   title: 'List voices',
   toolset: 'catalog',
-  description: 'Stock and custom voices: id, name, language, gender, accent. voice_id takes id (not voiceId). Free.',
+  description:
+    'Stock and custom voices: id, name, language, gender, accent. voice_id takes the id (not its voiceId). Free.',
   input: {
     language: z.string().trim().min(1).max(64).optional().describe('e.g. English; case-insensitive'),
     gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female or Male; case-insensitive'),
