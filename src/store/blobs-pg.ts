@@ -5,8 +5,13 @@ import { blobRowFrom, blobSql } from './blobs-sql.js';
 
 const q = blobSql('genplat_');
 
-export function pgBlobs(pool: pg.Pool): BlobStore {
+/** `retryReads`: the store's retry of a read whose stale pooled connection died under it (postgres.ts). */
+export function pgBlobs(
+  pool: pg.Pool,
+  retryReads: <T>(run: () => Promise<T>) => Promise<T> = (run) => run(),
+): BlobStore {
   const rows = async (sql: string, args: unknown[]) => (await pool.query(sql, args)).rows as Record<string, unknown>[];
+  const read = (sql: string, args: unknown[]) => retryReads(() => rows(sql, args));
   const tx = async <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     const c = await pool.connect();
     try {
@@ -36,7 +41,7 @@ export function pgBlobs(pool: pg.Pool): BlobStore {
       ]);
     },
     async get(id) {
-      const [row] = await rows(q.get, [id]);
+      const [row] = await read(q.get, [id]);
       return row ? blobRowFrom(row) : undefined;
     },
     async claim(id, now) {
@@ -46,7 +51,7 @@ export function pgBlobs(pool: pg.Pool): BlobStore {
       await rows(q.putChunk, [id, n, bytes]);
     },
     async chunk(id, n) {
-      const [row] = await rows(q.chunk, [id, n]);
+      const [row] = await read(q.chunk, [id, n]);
       return row ? (row.bytes as Buffer) : undefined;
     },
     async complete(id, f) {

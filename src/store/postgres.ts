@@ -364,7 +364,7 @@ class PostgresStore implements Store {
 
   private blobStore: BlobStore | undefined;
   blobs(): BlobStore {
-    this.blobStore ??= pgBlobs(this.pool);
+    this.blobStore ??= pgBlobs(this.pool, retryOnConnectionLoss);
     return this.blobStore;
   }
 
