@@ -8,7 +8,7 @@
  * calls per store), BENCH_FLEET_CALLS [300], BENCH_CEILING_JOBS [10] (fleet run), BENCH_DATABASE_URL (PostgreSQL
  * admin URL; else GENPLAT_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres), BENCH_HOOK_JOBS [40],
  * BENCH_HOOK_MIN_S / BENCH_HOOK_MAX_S [5 / 30], BENCH_HOOK_DELAY_MS [250] (webhooks vs polling: the simulator's
- * callback delay). BENCH_ONLY=staging prints issue 22's staging time and memory for a 50 MB file. BENCH_ONLY=webhooks runs that step alone; BENCH_ONLY=startup runs the issue 13 item 7 figures
+ * callback delay). BENCH_ONLY=staging prints issue 22's staging time and memory for a 50 MB file; BENCH_ONLY=self-staging the same for staging into the store's blob rows and serving them back. BENCH_ONLY=webhooks runs that step alone; BENCH_ONLY=startup runs the issue 13 item 7 figures
  * alone (cold start, memory after the connect-time listing, tools/list tokens: about a minute).
  */
 
@@ -21,6 +21,7 @@ import { campaignAdmission, campaignLine } from './bench/campaign.js';
 import { type ColdStartResult, coldStart, firstLaunch, serverEnv } from './bench/cold-start.js';
 import { type FleetResult, fleet } from './bench/fleet.js';
 import { frozenInstance } from './bench/frozen.js';
+import { selfStagingBench, selfStagingLines } from './bench/self-staging.js';
 import { stagingBench, stagingLines } from './bench/staging.js';
 import { memory, OUR_ENTRY, spawnStdio } from './bench/stdio.js';
 import { type ToolCallResult, toolCall } from './bench/tool-call.js';
@@ -288,6 +289,12 @@ async function main(): Promise<void> {
     const c = await campaignAdmission();
     say(campaignLine('SQLite', c.sqlite));
     say(campaignLine('PostgreSQL', c.postgres));
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'self-staging') {
+    // Two sizes again: one 1 MiB row at a time shows as the same growth for a file 4x larger.
+    for (const line of selfStagingLines(await selfStagingBench(2, 50))) say(line);
+    for (const line of selfStagingLines(await selfStagingBench(2, 199))) say(line);
     return;
   }
   if (process.env.BENCH_ONLY === 'frozen') {

@@ -219,7 +219,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PUBLIC_URL',
     meaning:
-      'HTTP mode: the https URL under which this server is reachable from the internet. Set, it turns webhooks on: calls to endpoints that accept `webhook_url` (talking-actor, product-in-hand, content library, enterprise models that state support) where the agent gave none carry a per-job callback URL `<this>/hooks/<id>`, and a callback makes the server read that job at once, so waits end early. Polling stays the fallback; a callback is never trusted for status, outputs or charges.',
+      'HTTP mode: the https URL under which this server is reachable from the internet. Set, it turns webhooks on: calls to endpoints that accept `webhook_url` (talking-actor, product-in-hand, content library, enterprise models that state support) where the agent gave none carry a per-job callback URL `<this>/hooks/<id>`, and a callback makes the server read that job at once, so waits end early. Polling stays the fallback; a callback is never trusted for status, outputs or charges. Without a staging bucket it also turns on self-served staging (`<this>/staged/…`, docs/files.md); upload links (`request_upload`) point here too.',
     default: 'unset',
   },
   {
@@ -249,7 +249,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_STAGING_BUCKET',
     meaning:
-      'S3-compatible bucket local files are staged in for the platform to fetch (short-lived presigned URL, deleted after). Credentials: the AWS SDK default chain (env, profile, role). Unset: local files only for custom avatars (docs/files.md).',
+      'S3-compatible bucket local files are staged in for the platform to fetch (short-lived presigned URL, deleted after). Credentials: the AWS SDK default chain (env, profile, role). Unset: local files only for custom avatars, unless HTTP mode with `GENPLAT_PUBLIC_URL` serves staged files itself (docs/files.md).',
     default: 'none',
   },
   {
@@ -267,7 +267,8 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   { env: 'GENPLAT_STAGING_PATH_STYLE', meaning: '`1`: path-style bucket URLs (MinIO, s3rver).', default: 'off' },
   {
     env: 'GENPLAT_STAGING_TTL_S',
-    meaning: 'Lifetime of a staged file and its URL, in seconds; deleted then at the latest.',
+    meaning:
+      'Lifetime of a staged file and its URL, in seconds; deleted then at the latest. Also the lifetime of self-served staged files (HTTP + `GENPLAT_PUBLIC_URL`, no bucket).',
     default: '3600',
   },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },

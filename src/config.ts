@@ -180,6 +180,8 @@ export interface FilesConfig {
         ttlSeconds: number;
       }
     | undefined;
+  /** GENPLAT_STAGING_TTL_S for the self stager (HTTP + GENPLAT_PUBLIC_URL, no bucket); default 3600. */
+  stagedTtlSeconds?: number | undefined;
 }
 
 /** Tokens are case-sensitive secrets: split and trimmed, never lower-cased. */
@@ -928,6 +930,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
             ttlSeconds: e.GENPLAT_STAGING_TTL_S ?? 3600,
           }
         : undefined,
+      stagedTtlSeconds: e.GENPLAT_STAGING_TTL_S ?? 3600,
     },
     ...(e.GENPLAT_TEST_KILL_AT ? { testKillAt: e.GENPLAT_TEST_KILL_AT } : {}),
   };

@@ -3,10 +3,12 @@
  * contract; `tool-runtime.ts` turns specs into registered MCP tools, and `paid/pipeline.ts` runs a
  * billable one (cost guard, consent, `store.admit`, one POST, `store.settle`).
  */
+
 import type { z } from 'zod';
 import type { Catalog } from './catalog.js';
 import type { Json, PlatformClient } from './client/types.js';
 import type { Config, Toolset } from './config.js';
+import type { FileServices } from './files/file-services.js';
 import type { Estimate, JobEnvelope, JobOutput } from './jobs/envelope.js';
 import type { JobKind, JobRef } from './jobs/handle.js';
 import type { Poller } from './jobs/poller.js';
@@ -44,6 +46,8 @@ export interface ToolContext {
    * src/files/confine.ts). Absent = none (local paths refused).
    */
   localRoots?: () => Promise<string[]>;
+  /** HTTP mode: uploads and upload links (src/files/file-services.ts); absent on stdio. */
+  files?: FileServices;
 }
 
 /** What a billable `run()` returns after its single POST was accepted. */

@@ -7,6 +7,7 @@ import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { ToolSpec } from './define-tool.js';
+import type { FileServices } from './files/file-services.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { PaidStep } from './kill-steps.js';
@@ -44,6 +45,8 @@ export interface ServerDeps {
   perRequest?: boolean;
   /** HTTP mode with a public URL: our per-job callback URL for endpoints that accept `webhook_url`. */
   callbackUrl?: CallbackUrlMaker;
+  /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts). */
+  files?: FileServices;
   /**
    * With `perRequest`: this instance answers a 2026-07-28 client, whose per-resource updates come on a
    * `subscriptions/listen` stream fed by the HTTP handler's event bus. The SDK honours a listen filter's

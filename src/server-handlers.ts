@@ -55,12 +55,13 @@ export function installHandlers(
     ...(deps.tokenTtlMs ? { tokenTtlMs: deps.tokenTtlMs } : {}),
     ...(deps.onPaidStep ? { onPaidStep: deps.onPaidStep } : {}),
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
+    ...(deps.files ? { files: deps.files } : {}),
   };
   const specs = deps.tools ?? ALL_TOOLS;
   registerTools(server, specs, runtimeDeps);
   const confirm = registerConfirmTool(server, specs, runtimeDeps);
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
-  registerAppResources(server, deps.config);
+  registerAppResources(server, deps.config, deps.files ? () => deps.files?.uploadOrigin() : undefined);
   registerPrompts(server, runtime);
   registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
   return {

@@ -16,7 +16,7 @@ import type { ServerDeps } from './server-deps.js';
 /** Six lines: the flow every host's model should follow (some hosts show nothing else about the server). */
 export const INSTRUCTIONS = [
   'Generation Platform: create_*, run_model, animate_gesture and upscale_video start paid jobs; list_* and job tools are free.',
-  '1. Choose inputs with the list tools (list_avatars, list_voices, list_templates, list_models). A media URL field also takes a local file path (stdio) or upload:<id>.',
+  '1. Choose inputs with the list tools (list_avatars, list_voices, list_templates, list_models). A media URL field also takes a local file path (stdio) or upload:<id> (HTTP: from request_upload).',
   '2. Call the create tool: it either asks the user to confirm, or returns status confirmation_required with the cost and a confirmation_token.',
   '3. Show the user the cost; only if they agree, call the same tool again with the same arguments plus confirmation_token.',
   '4. The create call returns a handle at once: call wait_for_jobs with the handles (each call waits at most ~50 s) and call again with the returned handles until completed or failed.',

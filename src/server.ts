@@ -2,6 +2,7 @@
  * The server factory: one McpServer with every tool, resource and prompt registered, ready to connect to a
  * transport. No business logic here (style.md 2.1); the same factory serves stdio, HTTP and the tests.
  */
+
 import type { McpServer } from '@modelcontextprotocol/server';
 import { CONFIRM_TOOL } from './apps/confirm-name.js';
 import { serveToolsListPerClient } from './protocol/app-only.js';

@@ -13,6 +13,7 @@ import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
+import type { FileServices } from './files/file-services.js';
 import { filesDeps } from './files/files-deps.js';
 import { checkArgumentDepth } from './guards/depth.js';
 import { isCampaignHandle } from './jobs/campaign-view.js';
@@ -50,6 +51,8 @@ export interface RuntimeDeps {
   consentState: ConsentStateCodec;
   /** HTTP mode with a public URL: our per-job callback URL, added at send time (src/paid/callback.ts). */
   callbackUrl?: CallbackUrlMaker | undefined;
+  /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts); stdio has none. */
+  files?: FileServices | undefined;
 }
 
 type Extra = ServerContext;
@@ -65,7 +68,7 @@ export const BILLABLE_ANNOTATIONS: ToolAnnotations = {
 
 /** The two arguments every billable tool gains (they steer the guard, never reach the platform). */
 export const GUARD_INPUT = {
-  confirmation_token: z.string().optional().describe('once the user approved'),
+  confirmation_token: z.string().optional().describe('once approved'),
   allow_duplicate: z.boolean().optional().describe('approved repeat'),
 };
 
@@ -145,6 +148,7 @@ function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
     log: deps.log,
     signal: extra.mcpReq.signal,
     owner: deps.owner,
+    ...(deps.files ? { files: deps.files } : {}),
     async progress(p) {
       // Only when the client asked (it sent a token), and strictly increasing as the spec requires.
       if (token === undefined || !(p.progress > last)) return;
@@ -217,6 +221,8 @@ export async function runBillable(
       tokenTtlMs: deps.tokenTtlMs,
       onStep: deps.onPaidStep ?? stepReached(deps.config.testKillAt),
       callbackUrl: deps.callbackUrl,
+      uploads: deps.files?.uploads,
+      selfStager: deps.files?.selfStager,
       // stdio only: over HTTP a local path would name the server's disk, not the caller's.
       roots: declaredRoots,
     },

@@ -14,6 +14,7 @@ import listTemplates from './catalog/list-templates.js';
 import listVoices from './catalog/list-voices.js';
 import createFamilyVideo from './enterprise/create-family-video.js';
 import runModel from './enterprise/run-model.js';
+import requestUpload from './files/request-upload.js';
 import animateGesture from './gestures/animate-gesture.js';
 import getJob from './jobs/get-job.js';
 import listJobs from './jobs/list-jobs.js';
@@ -45,6 +46,7 @@ export const ALL_TOOLS: ToolSpec[] = [
   listTemplates,
   listVoices,
   quoteUpscale,
+  requestUpload,
   runModel,
   saveOutputs,
   upscaleVideo,

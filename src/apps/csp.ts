@@ -9,11 +9,14 @@ import { trustedMediaOrigins } from '../guards/url.js';
 export interface UiCsp {
   /** img/media/script/style/font sources: where outputs, thumbnails and previews load from. */
   resourceDomains: string[];
-  /** fetch/XHR: none; the View reaches the server only through the host (tools/call). */
+  /**
+   * fetch/XHR: only the origin of this server's upload links (HTTP mode: the upload panel PUTs a person's file
+   * there, src/files/upload-route.ts); none otherwise: the View reaches the server through the host (tools/call).
+   */
   connectDomains: string[];
 }
 
-export function viewCsp(config: Pick<Config, 'mediaHosts'>): UiCsp {
+export function viewCsp(config: Pick<Config, 'mediaHosts'>, uploadOrigin?: string): UiCsp {
   const domains = [...new Set([...config.mediaHosts, ...trustedMediaOrigins()])];
-  return { resourceDomains: domains, connectDomains: [] };
+  return { resourceDomains: domains, connectDomains: uploadOrigin ? [uploadOrigin] : [] };
 }

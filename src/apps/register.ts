@@ -20,11 +20,17 @@ const VIEWS: { name: ViewName; uri: string; title: string; description: string }
     name: 'picker',
     uri: PICKER_URI,
     title: 'Avatar and voice picker',
-    description: 'Avatars by thumbnail and voices by preview, with filters; choosing one tells the conversation.',
+    description:
+      'Avatars by thumbnail and voices by preview, with filters; choosing one tells the conversation. Over HTTP, an upload panel.',
   },
 ];
 
-export function registerAppResources(server: McpServer, config: Pick<Config, 'mediaHosts'>): void {
+/** `uploadOrigin`: HTTP mode's upload-link origin (src/files/file-services.ts), the picker's upload panel's target. */
+export function registerAppResources(
+  server: McpServer,
+  config: Pick<Config, 'mediaHosts'>,
+  uploadOrigin?: () => string | undefined,
+): void {
   for (const v of VIEWS) {
     registerAppResource(
       server,
@@ -38,7 +44,7 @@ export function registerAppResources(server: McpServer, config: Pick<Config, 'me
             mimeType: RESOURCE_MIME_TYPE,
             text: viewHtml(v.name),
             // Read time, not registration time: the sandbox's media origin exists only once it runs.
-            _meta: { ui: { csp: viewCsp(config), prefersBorder: true } },
+            _meta: { ui: { csp: viewCsp(config, uploadOrigin?.()), prefersBorder: true } },
           },
         ],
       }),

@@ -1,6 +1,7 @@
 /**
  * The local-file dependencies of a paid call, from the config: allowed folders (GENPLAT_INPUT_DIRS unless the
- * client's MCP roots are passed in), the upload source (none yet: item 4) and one stager per staging setting,
+ * client's MCP roots are passed in), the upload source (HTTP: the shared store's uploads) and one stager per
+ * staging setting,
  * kept for the process so the SDK client and its connections are reused.
  */
 import type { Config } from '../config.js';
@@ -10,10 +11,13 @@ import { NO_UPLOADS, type UploadSource } from './upload-source.js';
 
 const stagers = new Map<string, Stager>();
 
-/** The stager for this config, made on first use (its leftovers swept then); undefined without a bucket. */
-export function stagerFor(config: Config): Stager | undefined {
+/**
+ * The stager for this config, made on first use (its leftovers swept then). A configured bucket wins; else the
+ * self stager HTTP mode passes in (GENPLAT_PUBLIC_URL); else undefined (local references are refused unsent).
+ */
+export function stagerFor(config: Config, selfStager?: Stager): Stager | undefined {
   const s = config.files.staging;
-  if (!s) return undefined;
+  if (!s) return selfStager;
   const id = JSON.stringify(s);
   let stager = stagers.get(id);
   if (!stager) {
@@ -28,7 +32,11 @@ export function stagerFor(config: Config): Stager | undefined {
 
 export function filesDeps(
   config: Config,
-  opts: { roots?: (() => Promise<string[] | undefined>) | undefined; uploads?: UploadSource | undefined } = {},
+  opts: {
+    roots?: (() => Promise<string[] | undefined>) | undefined;
+    uploads?: UploadSource | undefined;
+    selfStager?: Stager | undefined;
+  } = {},
 ): FilesDeps {
   return {
     // Declared roots win; a client that declares none (or cannot) falls back to the operator's folders.
@@ -37,6 +45,6 @@ export function filesDeps(
       return declared && declared.length > 0 ? declared : config.files.inputDirs;
     },
     uploads: opts.uploads ?? NO_UPLOADS,
-    stagingConfigured: config.files.staging !== undefined,
+    stagingConfigured: config.files.staging !== undefined || opts.selfStager !== undefined,
   };
 }

@@ -21,7 +21,7 @@ export interface FilesDeps {
   /** The allowed folders: the client's MCP roots (stdio), else GENPLAT_INPUT_DIRS. */
   roots(): Promise<string[]>;
   uploads: UploadSource;
-  /** Whether staged URLs can be made (a bucket is configured); without, a local reference is refused unsent. */
+  /** Whether staged URLs can be made (a bucket, or the self stager); without, a local reference is refused unsent. */
   stagingConfigured: boolean;
 }
 
@@ -59,7 +59,7 @@ export async function resolveLocalMedia(
     if (!deps.stagingConfigured) {
       throw new UserInputError(
         field,
-        'a local file needs a staging bucket the platform can fetch from: set GENPLAT_STAGING_BUCKET (docs/files.md), or give a public URL',
+        'a local file needs a place the platform can fetch it from: set GENPLAT_STAGING_BUCKET, or GENPLAT_PUBLIC_URL in HTTP mode (docs/files.md), or give a public URL',
       );
     }
     let resolved: ResolvedMedia;

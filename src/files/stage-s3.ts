@@ -20,6 +20,11 @@ export interface Stager {
   /** Uploads `body` (exactly `size` bytes of `contentType`) and returns a presigned GET URL for it. */
   stage(body: Readable, file: { size: number; contentType: string; ext: string }): Promise<StagedObject>;
   remove(key: string): Promise<void>;
+  /**
+   * The POST that names `key` may have been accepted. A stager that can see the platform's fetch (stage-self.ts)
+   * deletes the copy once both happened; others wait for the lifetime's end.
+   */
+  accepted?(key: string): Promise<void>;
   /** Deletes staged objects older than the lifetime (left by a process that stopped before its timers). */
   sweep(now: number): Promise<number>;
   ttlSeconds: number;

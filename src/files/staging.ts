@@ -88,6 +88,9 @@ export async function stageRequest(
     request: { route: request.route, body: swap(request.body) as Json },
     release(accepted) {
       if (!accepted) return remove();
+      for (const k of keys) {
+        stager.accepted?.(k).catch((e) => log.warn('a staged file could not be marked accepted', { error: String(e) }));
+      }
       // unref: a pending deletion never keeps the process alive; a stopped process's leftovers are swept.
       setTimeout(remove, stager.ttlSeconds * 1000).unref();
     },

@@ -4,6 +4,7 @@
  * calls) both read them without importing each other.
  */
 import type { Config } from '../config.js';
+import type { Stager } from '../files/stage-s3.js';
 import type { UploadSource } from '../files/upload-source.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobStore } from '../jobs/store.js';
@@ -42,6 +43,8 @@ export interface BillingDeps {
   roots?: (() => Promise<string[] | undefined>) | undefined;
   /** `upload:<id>` references (src/files/upload-source.ts); default: none known. */
   uploads?: UploadSource | undefined;
+  /** HTTP with GENPLAT_PUBLIC_URL: staging into the shared store (src/files/stage-self.ts); a bucket wins. */
+  selfStager?: Stager | undefined;
 }
 
 export interface PaidCallArgs {

@@ -51,7 +51,7 @@ export async function runPaidCall(
   const input = args.input as never;
   const raw = args.input;
   const { request, files, estimate, kind, summary } = await prepareCall(spec, raw, ctx, {
-    files: filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads }),
+    files: filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager }),
     owner: deps.owner,
   });
   const items = spec.billable.campaign?.items(input);
@@ -143,7 +143,8 @@ export async function runPaidCall(
   let staged: StagedRequest | undefined;
   if (files.size > 0) {
     try {
-      staged = await stageRequest(request, files, stagerFor(deps.config)!, deps.log);
+      // Non-null: resolveLocalMedia refused every local reference unless one of the two stagers exists.
+      staged = await stageRequest(request, files, stagerFor(deps.config, deps.selfStager)!, deps.log);
     } catch (err) {
       // Nothing was sent: settled as rejected, so the same call is not blocked as its own duplicate.
       const unsent = err instanceof UserInputError ? err : new StagingError(err);

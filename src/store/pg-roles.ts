@@ -14,7 +14,8 @@ export type { StoreRole };
  * - meta: reads the schema version and the consent key (the migration writes both);
  * - jobs: admits (INSERT), settles and observes (UPDATE, guarded by the trigger); never deletes;
  * - audit: appends and exports; never UPDATE/DELETE/TRUNCATE (its append-only triggers are the second wall);
- * - nonces: single-use confirmations, pruned once expired; leases: the shared poller's short leases.
+ * - nonces: single-use confirmations, pruned once expired; leases: the shared poller's short leases;
+ * - blobs + blob_chunks: uploads and self-served staged files (src/store/blobs.ts), deleted once used or expired.
  */
 export const RUNTIME_PRIVILEGES = {
   genplat_meta: ['SELECT'],
@@ -22,6 +23,8 @@ export const RUNTIME_PRIVILEGES = {
   genplat_audit: ['SELECT', 'INSERT'],
   genplat_nonces: ['SELECT', 'INSERT', 'DELETE'],
   genplat_leases: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  genplat_blobs: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  genplat_blob_chunks: ['SELECT', 'INSERT', 'DELETE'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** BIGSERIAL `seq` columns: INSERT draws from them (USAGE = nextval; setval would need UPDATE, not granted). */

@@ -141,6 +141,31 @@ export const MIGRATIONS: string[][] = [
        RETURN NEW;
      END $$`,
   ],
+  // 6: files kept in the store (see sqlite.ts migration 6, src/store/blobs.ts).
+  [
+    `CREATE TABLE genplat_blobs (
+      id TEXT PRIMARY KEY,
+      purpose TEXT NOT NULL,
+      owner TEXT,
+      kind TEXT,
+      state TEXT NOT NULL,
+      content_type TEXT,
+      filename TEXT,
+      size BIGINT,
+      sha256 TEXT,
+      created_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL,
+      accepted SMALLINT NOT NULL DEFAULT 0,
+      fetched SMALLINT NOT NULL DEFAULT 0
+    )`,
+    'CREATE INDEX genplat_blobs_expires ON genplat_blobs (expires_at)',
+    `CREATE TABLE genplat_blob_chunks (
+      blob_id TEXT NOT NULL,
+      n INTEGER NOT NULL,
+      bytes BYTEA NOT NULL,
+      PRIMARY KEY (blob_id, n)
+    )`,
+  ],
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

@@ -14,6 +14,8 @@
  */
 import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
+import type { BlobStore } from './blobs.js';
+import { pgBlobs } from './blobs-pg.js';
 import {
   CLIENT_QUERY_SLACK_MS,
   type DbTimeouts,
@@ -437,6 +439,12 @@ class PostgresStore implements Store {
 
   async schemaVersion(): Promise<number> {
     return readVersion(this.pool);
+  }
+
+  private blobStore: BlobStore | undefined;
+  blobs(): BlobStore {
+    this.blobStore ??= pgBlobs(this.pool, retryOnConnectionLoss);
+    return this.blobStore;
   }
 
   role(): Promise<StoreRole> {

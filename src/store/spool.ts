@@ -204,6 +204,8 @@ export function withSpool(
     },
     campaignItems: (id) => inner.campaignItems(id),
     queuedCampaigns: () => inner.queuedCampaigns(),
+    // Files are not spooled: an upload or a staging that the store cannot take fails unsent.
+    ...(inner.blobs ? { blobs: inner.blobs.bind(inner) } : {}),
     track: (r) => inner.track(r),
     async settle(id, result) {
       try {

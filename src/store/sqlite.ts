@@ -9,12 +9,15 @@
  * - The API is synchronous: a transaction is a few statements on local disk (well under a millisecond, plus
  *   an fsync), and while another process holds the lock this one waits in SQLite's busy handler.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import { createLogger, type Logger } from '../log.js';
+import type { BlobStore } from './blobs.js';
+import { sqliteBlobs } from './blobs-sqlite.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
   AUDIT_COLUMNS,
@@ -179,6 +182,27 @@ const MIGRATIONS: string[][] = [
        OR NEW.campaign_id IS NOT OLD.campaign_id OR NEW.campaign_fp IS NOT OLD.campaign_fp
        OR (NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('queued', 'pending', 'rejected'))
      BEGIN SELECT RAISE(ABORT, 'jobs: id, created_at, fingerprint, owner, tool, campaign and the quote are fixed at admission; only a queued or pending record can become rejected'); END`,
+  ],
+  // 6: files kept in the store (issue 22, src/store/blobs.ts): uploads and self-served staged copies, their bytes
+  // in rows of at most 1 MiB so writing and serving hold one chunk at a time. Self-contained: no other table.
+  [
+    `CREATE TABLE blobs (
+      id TEXT PRIMARY KEY,
+      purpose TEXT NOT NULL,
+      owner TEXT,
+      kind TEXT,
+      state TEXT NOT NULL,
+      content_type TEXT,
+      filename TEXT,
+      size INTEGER,
+      sha256 TEXT,
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL,
+      accepted INTEGER NOT NULL DEFAULT 0,
+      fetched INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID`,
+    'CREATE INDEX blobs_expires ON blobs (expires_at)',
+    'CREATE TABLE blob_chunks (blob_id TEXT NOT NULL, n INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (blob_id, n)) WITHOUT ROWID',
   ],
 ];
 
@@ -481,6 +505,13 @@ class SqliteStore implements Store {
   async schemaVersion(): Promise<number> {
     this.open();
     return userVersion(this.db);
+  }
+
+  private blobStore: BlobStore | undefined;
+  blobs(): BlobStore {
+    this.open();
+    this.blobStore ??= sqliteBlobs(this.db);
+    return this.blobStore;
   }
 
   async close(): Promise<void> {

@@ -20,11 +20,12 @@
 import type { JobOutput, JobStatus } from '../jobs/envelope.js';
 import type { JobKind, JobRef } from '../jobs/handle.js';
 import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store.js';
+import type { BlobStore } from './blobs.js';
 
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -245,6 +246,8 @@ export interface Store {
    */
   tryLease(jobKey: string, ms: number, holder: string): Promise<boolean>;
   schemaVersion(): Promise<number>;
+  /** Files kept in the store (uploads, self-served staging: blobs.ts); absent on a store that has none. */
+  blobs?(): BlobStore;
   /** PostgreSQL only: which kind of database role the store connects as (pg-roles.ts, docs/storage.md). */
   role?(): Promise<StoreRole>;
   close(): Promise<void>;

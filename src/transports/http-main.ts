@@ -8,6 +8,9 @@ import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
 import { ConfigurationError } from '../errors.js';
+import { fileServices, sweepBlobs } from '../files/http-files.js';
+import { stagedRoute } from '../files/staged-route.js';
+import { uploadRoute } from '../files/upload-route.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createPoller } from '../jobs/poller.js';
 import { stepReached } from '../kill-steps.js';
@@ -61,6 +64,13 @@ export interface HttpRuntimeHooks {
    * PostgreSQL LISTEN/NOTIFY PUB/SUB PLUGS IN HERE (see src/webhooks/hints.ts).
    */
   hints?: JobHints;
+  /**
+   * Tests and the bench only: self-served staging on with this listener's loopback origin as the public base
+   * (GENPLAT_PUBLIC_URL must be https), for a simulator started with `fetchMedia`.
+   */
+  loopbackStaging?: boolean;
+  /** Tests only: the upload links' lifetime (default UPLOAD_LINK_TTL_MS). */
+  uploadLinkTtlMs?: number;
 }
 
 export async function startHttpRuntime(
@@ -160,13 +170,25 @@ export async function startHttpRuntime(
 
     // One codec for every per-request server: keyed from the store, so every instance of a fleet verifies it.
     const consentState = consentStateCodec(() => jobs.consentKey(), TOKEN_TTL_MS);
+    // Files (issue 22): uploads and self-served staging live in the shared store, so any instance serves them.
+    // The listener's own origin is known once it listens (set below, before any request is served).
+    let ownOrigin = '';
+    const nowMs = hooks.now ?? Date.now;
+    const blobs = jobs.blobs?.();
+    const files = blobs ? fileServices(config, blobs, key, () => ownOrigin, { ...hooks, now: nowMs }) : undefined;
+    const fileRoutes = blobs
+      ? [stagedRoute({ blobs, key, log, now: nowMs }), uploadRoute({ blobs, key, log, now: nowMs })]
+      : [];
     const http = await startHttpServer({
       ...config.http,
       log,
       ...(hooks.now ? { now: hooks.now } : {}),
-      ...(webhooksOn
-        ? { routes: [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })] }
-        : {}),
+      routes: [
+        ...(webhooksOn
+          ? [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })]
+          : []),
+        ...fileRoutes,
+      ],
       // Listen streams hear "updated" only for their caller's jobs (the SDK's router filters by URI alone).
       bus: ownerFilteredBus(bus, (owner, uri) => ownsJobUri(jobs, owner, uri), log),
       ...(config.oauth
@@ -190,9 +212,12 @@ export async function startHttpRuntime(
           perRequest: true,
           listenStreams: era === 'modern',
           ...(callbackUrl ? { callbackUrl } : {}),
+          ...(files ? { files } : {}),
         }).server,
     });
     steps.push(() => http.close());
+    ownOrigin = new URL(http.url).origin;
+    if (blobs) steps.push(sweepBlobs(blobs, nowMs, log));
     if (hooks.loopbackWebhooks && !config.publicUrl) callbackBase = `http://127.0.0.1:${http.port}`;
     if (webhooksOn) log.info(`webhooks on: job callbacks to ${callbackBase}/hooks/… end waits early`);
     // A job this instance's poller saw change is news for listen streams on every instance. Its first read here

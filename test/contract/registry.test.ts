@@ -84,8 +84,9 @@ describe('tool registry', () => {
             openWorldHint: true,
           });
         } else {
-          // save_outputs writes files into the user's output folder: honest hints say it is not read-only.
-          expect(a.readOnlyHint).toBe(spec.name !== 'save_outputs');
+          // save_outputs writes files into the user's output folder, request_upload records a pending upload:
+          // honest hints say they are not read-only.
+          expect(a.readOnlyHint).toBe(!['save_outputs', 'request_upload'].includes(spec.name));
           expect(a.destructiveHint).toBe(false);
         }
       });

@@ -61,8 +61,9 @@ describe('registration', () => {
         expect(t.annotations, t.name).toMatchObject(ANN);
         expect(props, t.name).toEqual(expect.arrayContaining(['confirmation_token', 'allow_duplicate']));
       } else {
-        // save_outputs writes into the user's output folder, so it honestly is not read-only.
-        expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== 'save_outputs');
+        // save_outputs writes into the user's output folder, request_upload records a pending upload: honestly
+        // not read-only.
+        expect(t.annotations?.readOnlyHint, t.name).toBe(!['save_outputs', 'request_upload'].includes(t.name));
         expect(props, t.name).not.toContain('confirmation_token');
       }
     }

@@ -159,6 +159,8 @@ export const READ_EXAMPLES: Record<string, Example> = {
   list_templates: { args: () => ({ category: 'events' }) },
   list_voices: { args: () => ({ language: 'English' }) },
   quote_upscale: { args: (sim) => BILLABLE_EXAMPLES.upscale_video!.args(sim) },
+  // On stdio it refuses (local paths are the way there); over HTTP it records a pending upload.
+  request_upload: { args: () => ({ kind: 'image', filename: 'portrait.png' }) },
   save_outputs: { args: () => ({ handle: 'actor_video:job_does_not_exist' }) },
   wait_for_jobs: { args: () => ({ handles: ['actor_video:job_does_not_exist'], max_wait_s: 1 }) },
 };

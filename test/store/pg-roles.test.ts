@@ -193,9 +193,10 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migrations 5 and 4 as an older genplat-mcp left it.
+    // Undo migrations 6, 5 and 4 as an older genplat-mcp left it.
     await execOn(migUrl, 'DROP INDEX genplat_jobs_queued');
     await execOn(migUrl, 'ALTER TABLE genplat_jobs DROP COLUMN campaign_id, DROP COLUMN campaign_fp');
+    await execOn(migUrl, 'DROP TABLE genplat_blob_chunks, genplat_blobs');
     await execOn(migUrl, 'DROP TRIGGER genplat_jobs_fixed ON genplat_jobs');
     await execOn(migUrl, 'DROP FUNCTION genplat_jobs_fixed()');
     await execOn(migUrl, `UPDATE genplat_meta SET value = '3' WHERE key = 'schema_version'`);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { countedCredits } from '../../src/jobs/reconcile.js';
 import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from '../../src/paid/admission.js';
+import { type BlobStore, CHUNK_BYTES, readBlob, TooLargeError, writeChunks } from '../../src/store/blobs.js';
 import { type AdmitRules, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
 
 export interface Location {
@@ -670,6 +671,87 @@ export function storeSuite(name: string, backend: Backend): void {
       await s.close();
       await expect(s.admit(intent(), rules(), evaluateAdmission)).rejects.toThrow(/closed|ended/i);
       await expect(s.list()).rejects.toThrow(/closed|ended/i);
+    });
+
+    describe('files kept in the store (blobs.ts: uploads, self-served staging)', () => {
+      const T = Date.parse('2026-03-10T12:00:00.000Z');
+      const pending = (id: string, expiresAt = T + 60_000) =>
+        ({
+          id,
+          purpose: 'upload',
+          owner: 'token:a',
+          kind: 'image',
+          state: 'pending',
+          filename: 'a.png',
+          expiresAt,
+        }) as const;
+      async function chunks(b: BlobStore, id: string): Promise<number> {
+        let n = 0;
+        while (await b.chunk(id, n)) n++;
+        return n;
+      }
+
+      it('writes in rows of at most 1 MiB and reads back the same bytes', async () => {
+        const b = (await fresh()).blobs!();
+        await b.create(pending('up-1'), T);
+        const bytes = Buffer.alloc(Math.floor(2.5 * CHUNK_BYTES));
+        for (let i = 0; i < bytes.length; i += 4096) bytes.writeUInt32LE(i, i);
+        const pieces = [bytes.subarray(0, 10), bytes.subarray(10, 1_500_000), bytes.subarray(1_500_000)];
+        const w = await writeChunks(b, 'up-1', pieces, bytes.length);
+        await b.complete('up-1', { ...w, contentType: 'image/png', expiresAt: T + 120_000 });
+        expect(await chunks(b, 'up-1')).toBe(3);
+        for (let n = 0; n < 3; n++) expect((await b.chunk('up-1', n))!.length).toBeLessThanOrEqual(CHUNK_BYTES);
+        const back: Buffer[] = [];
+        for await (const c of readBlob(b, 'up-1')) back.push(c as Buffer);
+        expect(Buffer.concat(back).equals(bytes)).toBe(true);
+        expect(await b.get('up-1')).toMatchObject({
+          state: 'complete',
+          size: bytes.length,
+          sha256: w.sha256,
+          expiresAt: T + 120_000,
+        });
+      });
+
+      it('a link is claimed once: of concurrent claims exactly one wins; an expired one never', async () => {
+        const b = (await fresh()).blobs!();
+        await b.create(pending('up-2'), T);
+        const wins = await Promise.all(Array.from({ length: 5 }, () => b.claim('up-2', T + 1)));
+        expect(wins.filter(Boolean)).toHaveLength(1);
+        await b.create(pending('up-3', T + 10), T);
+        expect(await b.claim('up-3', T + 10)).toBe(false);
+        expect(await b.claim('unknown', T)).toBe(false);
+      });
+
+      it('refuses bytes past the cap', async () => {
+        const b = (await fresh()).blobs!();
+        await b.create(pending('up-4'), T);
+        await expect(writeChunks(b, 'up-4', [Buffer.alloc(100)], 99)).rejects.toBeInstanceOf(TooLargeError);
+      });
+
+      it('accepted + fetched: whichever comes second is told the first happened', async () => {
+        const b = (await fresh()).blobs!();
+        await b.create({ ...pending('st-1'), purpose: 'staged', owner: null, kind: null, state: 'receiving' }, T);
+        expect(await b.markFetched('st-1')).toBe(false);
+        expect(await b.markAccepted('st-1')).toBe(true);
+        await b.create({ ...pending('st-2'), purpose: 'staged', owner: null, kind: null, state: 'receiving' }, T);
+        expect(await b.markAccepted('st-2')).toBe(false);
+        expect(await b.markFetched('st-2')).toBe(true);
+      });
+
+      it('sweep deletes expired rows with their chunks, and nothing else', async () => {
+        const b = (await fresh()).blobs!();
+        await b.create(pending('old', T + 5), T);
+        await b.putChunk('old', 0, Buffer.from('x'));
+        await b.create(pending('new', T + 60_000), T);
+        await b.putChunk('new', 0, Buffer.from('y'));
+        expect(await b.sweep(T + 10)).toBe(1);
+        expect(await b.get('old')).toBeUndefined();
+        expect(await chunks(b, 'old')).toBe(0);
+        expect(await chunks(b, 'new')).toBe(1);
+        await b.remove('new');
+        expect(await b.get('new')).toBeUndefined();
+        expect(await chunks(b, 'new')).toBe(0);
+      });
     });
   });
 }

@@ -25,10 +25,25 @@ describe('signer', () => {
   });
 
   it('derives one key per purpose, none equal to the root', () => {
-    const keys = (['confirmation-token', 'request-state', 'task-id', 'webhook-path'] as const).map((p) =>
-      purposeKey(ROOT, p).toString('hex'),
-    );
-    expect(new Set([...keys, ROOT.toString('hex')]).size).toBe(5);
+    const purposes = [
+      'confirmation-token',
+      'request-state',
+      'task-id',
+      'webhook-path',
+      'staged-file',
+      'upload-link',
+    ] as const;
+    const keys = purposes.map((p) => purposeKey(ROOT, p).toString('hex'));
+    expect(new Set([...keys, ROOT.toString('hex')]).size).toBe(purposes.length + 1);
+  });
+
+  it('a staged-file URL never opens as an upload link, nor the reverse', () => {
+    const staged = sign(ROOT, 'staged-file', 'abc', { macBytes: 16 });
+    expect(open(ROOT, 'staged-file', staged, { macBytes: 16 })).toBe('abc');
+    expect(open(ROOT, 'upload-link', staged, { macBytes: 16 })).toBeUndefined();
+    expect(
+      open(ROOT, 'staged-file', sign(ROOT, 'upload-link', 'abc', { macBytes: 16 }), { macBytes: 16 }),
+    ).toBeUndefined();
   });
 
   it('a bind cannot be moved into the payload (length-prefixed)', () => {

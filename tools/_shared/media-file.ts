@@ -5,12 +5,15 @@
  * first bytes are of an allowed type. The content check is what keeps an arbitrary local file (a key, a
  * config) from ever being uploaded to the platform.
  */
+import { createHash } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { MediaPart } from '../../src/client/types.js';
 import { UserInputError } from '../../src/errors.js';
 import { confinePath } from '../../src/files/confine.js';
+import { localRefFormProblem, parseMediaRef } from '../../src/files/media-ref.js';
+import type { UploadSource } from '../../src/files/upload-source.js';
 import { publicMediaUrlProblem } from '../../src/guards/url.js';
 
 export type MediaField = 'image' | 'voice';
@@ -67,9 +70,14 @@ export function isLocalMedia(value: string): boolean {
   return !/^https?:\/\//i.test(value);
 }
 
+/** True when the value is an `upload:<id>` reference (a file a person uploaded over HTTP: src/files/uploads.ts). */
+export function isUploadRef(value: string): boolean {
+  return value.startsWith('upload:');
+}
+
 /**
- * The zod field: a public http(s) URL (full guard) or an absolute path (form only; the disk checks need
- * async I/O and run in the tool's `validate`).
+ * The zod field: a public http(s) URL (full guard), an absolute path or `upload:<id>` (form only; the disk and
+ * store checks need async I/O and run in the tool's `validate`).
  */
 export function mediaSource(description: string) {
   return z
@@ -78,11 +86,13 @@ export function mediaSource(description: string) {
     .max(MAX_PATH_LENGTH)
     .describe(description)
     .superRefine((value, ctx) => {
-      const problem = isLocalMedia(value)
-        ? isAbsolute(value)
-          ? undefined
-          : 'must be a public http(s) URL or an absolute local file path'
-        : publicMediaUrlProblem(value);
+      const problem = isUploadRef(value)
+        ? localRefFormProblem(parseMediaRef(value))
+        : isLocalMedia(value)
+          ? isAbsolute(value)
+            ? undefined
+            : 'must be a public http(s) URL, an absolute local file path or upload:<id>'
+          : publicMediaUrlProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 }
@@ -140,11 +150,52 @@ export async function checkMediaFile(field: MediaField, given: string, roots: st
 }
 
 /**
- * The multipart part for one input: a URL as-is, or the file's bytes after checking it again (it may have
- * changed since `validate`).
+ * An `upload:<id>` of the caller, checked as a local file is: at most 10 MiB, of a type this field takes (from
+ * the bytes, sniffed when it was uploaded). Returns its bytes (≤ 10 MiB: the multipart body holds them anyway).
+ * @throws UserInputError naming `field`: unknown (or another caller's), too large, wrong type.
+ */
+export async function uploadedMedia(
+  field: MediaField,
+  value: string,
+  uploads: UploadSource | undefined,
+  owner: string | undefined,
+): Promise<MediaPart & { bytes: Uint8Array }> {
+  const up = await uploads?.open(value.slice('upload:'.length), owner);
+  if (!up) throw new UserInputError(field, 'unknown upload reference');
+  if (up.size > MAX_MEDIA_FILE_BYTES) {
+    throw new UserInputError(field, `upload is ${(up.size / 1024 / 1024).toFixed(1)} MiB; at most 10 MiB is accepted`);
+  }
+  const type = TYPES[field].find((t) => t.contentType === up.contentType);
+  if (!type) {
+    throw new UserInputError(
+      field,
+      `upload is ${up.contentType}, not ${TYPES[field].map((t) => t.contentType.split('/')[1]).join(', ')}`,
+    );
+  }
+  const chunks: Buffer[] = [];
+  for await (const c of up.open()) chunks.push(c as Buffer);
+  const bytes = Buffer.concat(chunks);
+  // The stored bytes are the recorded ones (the fingerprint binds this content through the part's bytes).
+  if (bytes.length !== up.size || createHash('sha256').update(bytes).digest('hex') !== up.sha256) {
+    throw new UserInputError(field, 'upload could not be read back intact; upload it again');
+  }
+  const ext = type.extensions[0] ?? '';
+  const filename = up.filename.toLowerCase().endsWith(ext) ? up.filename : `${up.filename}${ext}`;
+  return { bytes: new Uint8Array(bytes), filename, contentType: type.contentType };
+}
+
+/**
+ * The multipart part for one input: a URL as-is, an upload's bytes, or the file's bytes after checking it
+ * again (it may have changed since `validate`).
  * @throws UserInputError naming `field` when the file no longer passes the checks.
  */
-export async function mediaPart(field: MediaField, value: string, roots: string[]): Promise<MediaPart> {
+export async function mediaPart(
+  field: MediaField,
+  value: string,
+  roots: string[],
+  uploads?: { source: UploadSource | undefined; owner: string | undefined },
+): Promise<MediaPart> {
+  if (isUploadRef(value)) return uploadedMedia(field, value, uploads?.source, uploads?.owner);
   if (!isLocalMedia(value)) return { url: value };
   const file = await checkMediaFile(field, value, roots);
   const bytes = await readFile(file.path);
@@ -156,6 +207,7 @@ export async function mediaPart(field: MediaField, value: string, roots: string[
 
 /** What the consent prompt and the ledger show for an input: a file's name, or a URL's host and file name. */
 export function describeMedia(value: string): string {
+  if (isUploadRef(value)) return value;
   if (isLocalMedia(value)) return `file ${basename(value)}`;
   try {
     const u = new URL(value);

@@ -11,9 +11,9 @@ export const VOICE_SCRIPT_MAX = 1500;
 export const avatarId = () => z.string().trim().min(1).max(256).describe('avatar id from list_avatars');
 
 /** The voice's `id` from list_voices; the spec: "the `id` from the voice list, not `voiceId`". */
-export const voiceId = () => z.string().trim().min(1).max(256).describe('id from list_voices (not voiceId)');
+export const voiceId = () => z.string().trim().min(1).max(256).describe('list_voices id, not voiceId');
 
-export const projectId = () => z.string().trim().min(1).max(256).describe('existing project; default new');
+export const projectId = () => z.string().trim().min(1).max(256).describe('existing project');
 
 export const voiceScript = (max = VOICE_SCRIPT_MAX) =>
   // Trimmed: surrounding spaces are noise, and the request (what consent binds) carries the trimmed text.

@@ -67,7 +67,7 @@ export const TARGET_RESOLUTIONS = ['720p', '1080p', '1440p', '2160p'] as const;
 export const upscaleFields = {
   video_id: id('id of a finished video'),
   project_id: id('its project_id'),
-  video_type: id('e.g. video, product-in-hand, gestures'),
+  video_type: id('e.g. video, gestures'),
   model_family: z.enum(MODEL_FAMILIES).describe('model family'),
   model: id('model name'),
   target_resolution: z.enum(TARGET_RESOLUTIONS).describe('output short side'),

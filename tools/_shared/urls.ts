@@ -32,7 +32,7 @@ export function publicMediaUrl(description: string, opts: { allowDataUri?: boole
  * Optional `webhook_url`: form only (public https URL). The operator allow-list needs the config, so the
  * tool runtime checks it with `checkWebhookUrl` before anything is sent.
  */
-export function webhookUrlField(description = 'allow-listed HTTPS callback') {
+export function webhookUrlField(description = 'allow-listed callback') {
   return z
     .string()
     .max(MAX_URL_LENGTH)

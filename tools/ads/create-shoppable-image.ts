@@ -9,10 +9,10 @@ export default defineTool({
   name: 'create_shoppable_image',
   title: 'Shoppable ad image',
   toolset: 'ads',
-  description: 'Shoppable ad image from a product photo; category, format: list_shoppable_packs. Billable, quoted.',
+  description: 'Shoppable ad image from a product photo; category, format: list_shoppable_packs. Billable.',
   input: {
     category: packValue('from list_shoppable_packs'),
-    format: packValue('allowed for the category'),
+    format: packValue('for the category'),
     image_url: publicMediaUrl('product image URL'),
     context: shoppableContext(),
     aspect_ratio: z

@@ -12,13 +12,12 @@ export default defineTool({
   name: 'create_shoppable_video',
   title: 'Shoppable ad video',
   toolset: 'ads',
-  description:
-    'Shoppable ad video from product photos; category, format, duration: list_shoppable_packs. Billable, quoted.',
+  description: 'Shoppable ad video from product photos; category, format, duration: list_shoppable_packs. Billable.',
   input: {
     category: packValue('from list_shoppable_packs'),
-    format: packValue('allowed for the category'),
+    format: packValue('for the category'),
     image_urls: z.array(publicMediaUrl('public URL')).min(1).max(MAX_IMAGES).describe('product images'),
-    duration: z.string().min(1).max(16).optional().describe("seconds, from the pack; default the pack's"),
+    duration: z.string().min(1).max(16).optional().describe('seconds, from the pack'),
     context: shoppableContext(),
     aspect_ratio: z
       .string()

@@ -24,10 +24,10 @@ export default defineTool({
   title: 'Custom avatar',
   toolset: 'avatar',
   description:
-    'Avatar from a portrait and optional voice sample (URL or local file, ≤ 10 MiB); returns avatar_id at once. Needs custom-avatar access. Billable, quoted.',
+    'Avatar from a portrait (+ voice sample; URL or file, ≤ 10 MiB); returns avatar_id at once. Needs custom-avatar access. Billable.',
   input: {
-    image: mediaSource('portrait: URL or absolute file path (png, jpeg, webp)'),
-    voice: mediaSource('voice sample: URL or absolute file path (mp3, wav, m4a, ogg)').optional(),
+    image: mediaSource('portrait URL or file (png, jpeg, webp)'),
+    voice: mediaSource('voice sample URL or file (mp3, wav, m4a, ogg)').optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

@@ -7,7 +7,7 @@ export default defineTool({
   title: 'List models',
   toolset: 'catalog',
   description:
-    'Live model catalog (id, media, credits, webhooks) and the dedicated video family. For run_model; params: genplat://models/{model}.',
+    'Live model catalog (id, media, credits, webhooks) + dedicated video family. run_model params: genplat://models/{model}.',
   input: {
     media: z.enum(['image', 'video']).optional().describe('image or video models only'),
   },

@@ -10,7 +10,7 @@ export default defineTool({
   title: 'List voices',
   toolset: 'catalog',
   description:
-    "Lists stock and custom voices: id, name, language, gender, accent. Pass a voice's id (not its voiceId) as voice_id. Free.",
+    'Stock and custom voices: id, name, language, gender, accent. voice_id takes the id (not its voiceId). Free.',
   input: {
     language: z.string().trim().min(1).max(64).optional().describe('e.g. English'),
     gender: z.string().trim().min(1).max(32).optional().describe('e.g. Female'),

@@ -58,12 +58,12 @@ export default defineTool({
   title: 'Run a catalog model',
   toolset: 'enterprise',
   description:
-    'Runs a catalog image/video model (id from list_models; params per genplat://models/{model}). Billable, quoted. Then wait_for_jobs.',
+    'Runs a catalog image/video model (id from list_models; params per genplat://models/{model}). Billable. Then wait_for_jobs.',
   input: {
     model: z.string().min(1).max(256).describe('catalog model id from list_models'),
     // An open object keeps per-model unions out of tools/list; each model's schema lives in the resource.
     params: z.record(z.string(), z.unknown()).describe('model inputs, per genplat://models/{model}'),
-    project_id: z.string().min(1).max(256).optional().describe('existing project; default new'),
+    project_id: z.string().min(1).max(256).optional().describe('existing project'),
     webhook_url: webhookUrlField(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -19,8 +19,7 @@ export default defineTool({
   name: 'list_jobs',
   title: 'List jobs and spend',
   toolset: 'jobs',
-  description:
-    "Ledger jobs (newest first, last-seen status) with today's spend, ceilings and confirmation policy. Free.",
+  description: "Ledger jobs (newest first) with today's spend, ceilings and confirmation policy. Free.",
   input: {
     status: z.enum(JOB_STATUSES).optional().describe('only this status'),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe('how many jobs'),

@@ -32,13 +32,13 @@ export default defineTool({
   title: 'Product-in-hand video',
   toolset: 'product',
   description:
-    'A product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable, quoted.',
+    'Product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable.',
   input: {
     engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤90 s), human (≤30 s) or scenes'),
     image_url: publicMediaUrl('product image URL'),
-    script: text('v2/human: text-to-speech script').optional(),
+    script: text('v2/human: TTS script').optional(),
     voice_id: voiceId().optional(),
-    voice_url: publicMediaUrl('v2/human: audio URL instead of script').optional(),
+    voice_url: publicMediaUrl('v2/human: audio instead of script').optional(),
     audio_seconds: z.number().positive().max(AUDIO_LIMIT_S.v2).optional().describe('voice_url length (s), not sent'),
     project_id: projectId().optional(),
     webhook_url: webhookUrlField(),

@@ -11,7 +11,7 @@ export default defineTool({
   title: 'Quote a video upscale',
   toolset: 'upscale',
   description:
-    'Prices an upscale of an owned video (ids from a finished job). Free, slow (minutes). Then upscale_video, same arguments.',
+    'Prices an upscale of an owned video (ids from a finished job). Free, slow (minutes); then upscale_video.',
   input: upscaleFields,
   output: {
     credits: z.number().describe('displayed credits'),

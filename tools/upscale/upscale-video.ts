@@ -74,7 +74,7 @@ export default defineTool({
   title: 'Upscale a video',
   toolset: 'upscale',
   description:
-    'Upscales an owned video; the platform replaces its URL (the job keeps the original). Billable, quoted (slow probe).',
+    'Upscales an owned video; the platform replaces its URL (the job keeps the original). Billable (slow quote).',
   input: upscaleFields,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

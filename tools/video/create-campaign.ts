@@ -134,7 +134,7 @@ export default defineTool({
   title: 'Campaign of variants',
   toolset: 'video',
   description:
-    'Many creator calls, one quote and consent: items, or one item × vary (all combinations). Each sent once; follow its handle.',
+    'Many creator calls, one quote and consent: items, or one item × vary (all combinations). Follow its handle.',
   input: {
     items: z.array(Item).min(1).max(MAX_CAMPAIGN_ITEMS).describe('{tool, arguments}'),
     vary: z

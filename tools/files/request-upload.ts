@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/define-tool.js';
+import { GenplatError } from '../../src/errors.js';
+import { MAX_LOCAL_BYTES } from '../../src/files/limits.js';
+
+/**
+ * `request_upload` (issue 22 item 4): a person on a host without a file system (Claude.ai, ChatGPT, a chat-ops
+ * bot) uploads through a page this server serves; the bytes never pass through the model. The link, its single
+ * use, expiry and owner binding are src/files/uploads.ts; the page and the checks on the bytes upload-route.ts.
+ */
+export default defineTool({
+  name: 'request_upload',
+  title: 'Request an upload link',
+  toolset: 'jobs',
+  description:
+    'Upload link (one use, 15 min) to show the user; upload:<id> then fits any media field. HTTP only. Free.',
+  input: {
+    kind: z.enum(['image', 'audio', 'video']).describe('media'),
+    filename: z.string().trim().min(1).max(200).optional().describe('name hint'),
+  },
+  output: {
+    url: z.string(),
+    expires_at: z.string(),
+    reference: z.string(),
+    kind: z.string(),
+    max_bytes: z.number().int(),
+  },
+  // It records a pending upload (not read-only); each call makes a new link (not idempotent); it deletes nothing;
+  // the link is reached by the person's browser, not by this server (closed world).
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run({ kind, filename }, ctx) {
+    if (ctx.owner === undefined || !ctx.files) {
+      throw new GenplatError(
+        'request_upload works on a server reached over HTTP: this one is local (stdio).',
+        'Name the file by its local path in the media field instead (inside an allowed folder: docs/files.md).',
+      );
+    }
+    const link = await ctx.files.uploadLink(ctx.owner, kind, filename);
+    return {
+      structured: { ...link, kind, max_bytes: MAX_LOCAL_BYTES[kind] },
+    };
+  },
+});
