@@ -15,7 +15,7 @@ import type { UploadedFile, UploadSource } from './upload-source.js';
 /** One resolved local reference: a checked file on disk, or a person's upload. */
 export type ResolvedMedia =
   | { source: 'path'; field: string; path: string; filename: string; size: number; contentType: string; sha256: string }
-  | ({ source: 'upload'; field: string } & Omit<UploadedFile, 'open'> & { upload: UploadedFile });
+  | ({ source: 'upload'; field: string; id: string } & Omit<UploadedFile, 'open'> & { upload: UploadedFile });
 
 export interface FilesDeps {
   /** The allowed folders: the client's MCP roots (stdio), else GENPLAT_INPUT_DIRS. */
@@ -68,7 +68,7 @@ export async function resolveLocalMedia(
       if (!up) throw new UserInputError(field, 'unknown upload reference');
       if (!up.contentType.startsWith(`${kind}/`)) throw new UserInputError(field, `upload is not ${kind}`);
       const { open: _open, ...facts } = up;
-      resolved = { source: 'upload', field, ...facts, upload: up };
+      resolved = { source: 'upload', field, id: ref.id, ...facts, upload: up };
     } else {
       // Over HTTP the caller is remote: the server's disk is not theirs, and reading it for them would let any
       // caller stage this machine's files (the custom-avatar rule, tools/avatar/create-custom-avatar.ts).

@@ -13,16 +13,18 @@ import type { JobKind, JobRef } from './handle.js';
  */
 export type SubmissionOutcome = 'queued' | 'pending' | 'submitted' | 'rejected' | 'unknown';
 
-/** A local file of a campaign item: where it is and what was consented to (its content hash). */
-export interface CampaignItemFile {
+/**
+ * A file of a campaign item: where the sender finds it again (a local path on this machine, stdio; or an upload in
+ * the shared store, HTTP, with its owner) and what was consented to (its content hash).
+ */
+export type CampaignItemFile = {
   placeholder: string;
   field: string;
-  path: string;
   filename: string;
   size: number;
   contentType: string;
   sha256: string;
-}
+} & ({ source?: 'path'; path: string } | { source: 'upload'; uploadId: string; owner: string | undefined });
 
 /** What a campaign item keeps from its admission, so a resume sends it without re-validating anything. */
 export interface CampaignItemInfo {

@@ -12,6 +12,7 @@ import type { Catalog } from '../catalog.js';
 import type { PlatformClient } from '../client/types.js';
 import type { Config } from '../config.js';
 import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import type { FileServices } from '../files/file-services.js';
 import type { Poller } from '../jobs/poller.js';
 import type { JobStore } from '../jobs/store.js';
 import type { PaidStep } from '../kill-steps.js';
@@ -31,6 +32,8 @@ export interface CampaignSenderDeps {
   catalog: Catalog;
   poller: Poller;
   itemSpec(tool: string): BillableToolSpec<z.ZodRawShape> | undefined;
+  /** HTTP mode: uploads and the self stager, so items naming `upload:<id>` can be staged (src/files/). */
+  files?: FileServices | undefined;
   now?: () => number;
   onStep?: ((step: PaidStep) => void) | undefined;
   everyMs?: number;
@@ -47,6 +50,7 @@ export function startCampaignSender(deps: CampaignSenderDeps): { close(): void; 
     log: deps.log,
     signal: new AbortController().signal,
     owner: undefined,
+    ...(deps.files ? { files: deps.files } : {}),
     progress: async () => {},
   };
   let running: Promise<number> | undefined;

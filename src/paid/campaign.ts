@@ -21,10 +21,11 @@ import type { z } from 'zod';
 import type { BillableToolSpec, CampaignItem, PlatformRequest, ToolContext } from '../define-tool.js';
 import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
 import { stagerFor } from '../files/files-deps.js';
+import type { ResolvedMedia } from '../files/local-media.js';
 import { type StagedRequest, stageRequest } from '../files/staging.js';
 import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import type { JobRecord, JobStore } from '../jobs/store.js';
+import type { CampaignItemFile, JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { evaluateCampaignAdmission } from './admission.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
@@ -182,9 +183,10 @@ async function sendItem(
   let staged: StagedRequest | undefined;
   if (info.files && info.files.length > 0) {
     try {
-      const stager = stagerFor(ctx.config);
+      const stager = stagerFor(ctx.config, ctx.files?.selfStager);
       if (!stager) throw new UserInputError(info.files[0]!.field, 'no staging bucket is configured any more');
-      const files = new Map(info.files.map((f) => [f.placeholder, { source: 'path' as const, ...f }]));
+      const files = new Map<string, ResolvedMedia>();
+      for (const f of info.files) files.set(f.placeholder, await reopen(f, ctx));
       staged = await stageRequest(info.request as PlatformRequest, files, stager, deps.log);
     } catch (err) {
       await settleFailure(
@@ -212,6 +214,18 @@ async function sendItem(
   staged?.release(true);
   deps.onStep?.('campaign_item_posted');
   await settleSubmission(rec, sub, rec.estimate, deps);
+}
+
+/**
+ * An item's file as the stager reads it: the local path, or the upload opened again in the shared store for the
+ * caller who quoted it. @throws UserInputError naming the field when the upload is gone (nothing sent).
+ */
+async function reopen(f: CampaignItemFile, ctx: ToolContext): Promise<ResolvedMedia> {
+  const { placeholder: _p, ...facts } = f;
+  if (facts.source !== 'upload') return { ...facts, source: 'path' };
+  const upload = await ctx.files?.uploads.open(facts.uploadId, facts.owner);
+  if (!upload) throw new UserInputError(f.field, 'the upload is gone (expired or deleted) since the quote');
+  return { ...facts, id: facts.uploadId, upload };
 }
 
 /** Campaigns with queued items, each sent by whoever holds its lease (one instance of a fleet at a time). */

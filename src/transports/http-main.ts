@@ -127,18 +127,6 @@ export async function startHttpRuntime(
     });
     steps.push(() => poller.close());
     const catalog = createCatalog(client);
-    // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on.
-    const campaigns = startCampaignSender({
-      config,
-      client,
-      jobs,
-      log,
-      catalog,
-      poller,
-      itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
-      onStep: stepReached(config.testKillAt),
-    });
-    steps.push(async () => campaigns.close());
     // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
     const pubsub = await openPubSub(config, log);
     steps.push(() => pubsub.close());
@@ -176,6 +164,19 @@ export async function startHttpRuntime(
     const nowMs = hooks.now ?? Date.now;
     const blobs = jobs.blobs?.();
     const files = blobs ? fileServices(config, blobs, key, () => ownOrigin, { ...hooks, now: nowMs }) : undefined;
+    // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on.
+    const campaigns = startCampaignSender({
+      config,
+      client,
+      jobs,
+      log,
+      catalog,
+      poller,
+      itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
+      onStep: stepReached(config.testKillAt),
+      files,
+    });
+    steps.push(async () => campaigns.close());
     const fileRoutes = blobs
       ? [stagedRoute({ blobs, key, log, now: nowMs }), uploadRoute({ blobs, key, log, now: nowMs })]
       : [];

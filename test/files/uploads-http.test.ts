@@ -80,6 +80,54 @@ describe('request_upload → the page → upload:<id> → a job that completes',
     expect(JSON.stringify(r)).not.toContain(MARKER);
   });
 
+  it('a campaign whose items name uploads: each item staged from the store and POSTed once, bytes identical', async () => {
+    const refs: string[] = [];
+    const sums: string[] = [];
+    for (const size of [4096, 6000]) {
+      const l = await link(fx.a, 'image', 'shelf.png');
+      const bytes = png(size);
+      expect((await put(l.url, bytes, 'image/png')).status).toBe(200);
+      refs.push(l.reference);
+      sums.push(sha256(bytes));
+    }
+    const before = posts();
+    const r = await fx.a.call('create_campaign', {
+      items: [
+        {
+          tool: 'create_shoppable_image',
+          arguments: { category: 'beauty', format: 'before_after', context: 'clean bathroom shelf' },
+        },
+      ],
+      vary: { image_url: refs },
+    });
+    expect(r.isError, text(r)).toBeFalsy();
+    const w = await fx.a.call('wait_for_jobs', { handles: [sc(r).handle], max_wait_s: 30 });
+    expect(text(w)).toMatch(/2 of 2 done/);
+    expect(posts() - before).toBe(2);
+    const fetched = fx.sim.fetched
+      .entries()
+      .filter((f) => f.field === 'image_url' && f.path.startsWith('/staged/'))
+      .map((f) => f.sha256);
+    expect(fetched).toEqual(expect.arrayContaining(sums));
+    expect(JSON.stringify(r) + JSON.stringify(w)).not.toContain(MARKER);
+  });
+
+  it("a campaign naming another caller's upload is refused by item and field, before any request", async () => {
+    const l = await link(fx.a, 'image');
+    expect((await put(l.url, png(), 'image/png')).status).toBe(200);
+    const r = await fx.b.call('create_campaign', {
+      items: [
+        {
+          tool: 'create_shoppable_image',
+          arguments: { category: 'beauty', format: 'before_after', context: 'x', image_url: l.reference },
+        },
+      ],
+    });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/items\[0\]\.image_url.*unknown upload reference/);
+    expect(posts()).toBe(0);
+  });
+
   it('a second use of the link is refused, and so is its page', async () => {
     const l = await link(fx.a, 'audio');
     expect((await put(l.url, wav(8192), 'audio/wav')).status).toBe(200);

@@ -6,9 +6,11 @@ import {
   checkMediaFile,
   describeMedia,
   isLocalMedia,
+  isUploadRef,
   type MediaField,
   mediaPart,
   mediaSource,
+  uploadedMedia,
 } from '../_shared/media-file.js';
 
 /** The multipart fields as sent: a URL as a string field, a file as its bytes (read once, in request()). */
@@ -34,6 +36,11 @@ export default defineTool({
     for (const field of ['image', 'voice'] as const satisfies MediaField[]) {
       const value = input[field];
       if (value === undefined || !isLocalMedia(value)) continue;
+      // A person's upload (HTTP): checked now, read again in request() (same bytes: uploads never change).
+      if (isUploadRef(value)) {
+        await uploadedMedia(field, value, ctx.files?.uploads, ctx.owner);
+        continue;
+      }
       // Over HTTP the caller is remote: the server's disk is not theirs, and reading it for them would let
       // any caller upload this machine's files. Local paths are for stdio, where the server is the user's.
       if (ctx.owner !== undefined) {
@@ -54,8 +61,9 @@ export default defineTool({
   // so a file changed after the user agreed cannot go out under that consent.
   async request(input, ctx) {
     const roots = (await ctx.localRoots?.()) ?? [];
-    const body: AvatarForm = { image: asField(await mediaPart('image', input.image, roots)) };
-    if (input.voice !== undefined) body.voice = asField(await mediaPart('voice', input.voice, roots));
+    const uploads = { source: ctx.files?.uploads, owner: ctx.owner };
+    const body: AvatarForm = { image: asField(await mediaPart('image', input.image, roots, uploads)) };
+    if (input.voice !== undefined) body.voice = asField(await mediaPart('voice', input.voice, roots, uploads));
     return { route: '/custom-avatar/generate', body };
   },
   async run(_input, ctx, { body }) {

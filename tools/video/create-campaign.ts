@@ -88,22 +88,23 @@ async function prepareItem(
   const input = parsed.data as Record<string, unknown>;
   try {
     const { files, ...call } = await prepareCall(spec, input, ctx, {
-      files: filesDeps(ctx.config, { roots: ctx.localRoots }),
+      files: filesDeps(ctx.config, {
+        roots: ctx.localRoots,
+        uploads: ctx.files?.uploads,
+        selfStager: ctx.files?.selfStager,
+      }),
       owner: ctx.owner,
     });
-    const local: CampaignItemFile[] = [];
-    for (const [placeholder, m] of files) {
-      // An upload is read through the caller's upload source, which the sender (maybe another process, later)
-      // does not hold: refused here, free, rather than sent without its file.
-      if (m.source !== 'path') {
-        throw new UserInputError(
-          m.field,
-          'an upload reference is not accepted in a campaign item yet; give a local path (stdio) or a public https URL',
-        );
-      }
-      const { field, path, filename, size, contentType, sha256 } = m;
-      local.push({ placeholder, field, path, filename, size, contentType, sha256 });
-    }
+    // Kept with the queued item: the sender (maybe another process or instance, later) finds each file again and
+    // stages it right before the item's POST, if its bytes still hash to what was consented to.
+    const local: CampaignItemFile[] = [...files].map(([placeholder, m]) => {
+      const { field, filename, size, contentType, sha256 } = m;
+      const where =
+        m.source === 'path'
+          ? { source: 'path' as const, path: m.path }
+          : { source: 'upload' as const, uploadId: m.id, owner: ctx.owner };
+      return { placeholder, field, filename, size, contentType, sha256, ...where };
+    });
     return { tool: spec.name, input, varied: item.varied, ...call, ...(local.length > 0 ? { files: local } : {}) };
   } catch (err) {
     if (err instanceof UserInputError) throw new UserInputError(at(err.field), err.rule);
