@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '../../tools/index.js';
 import { ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
 
 const run = promisify(execFile);
@@ -91,7 +92,7 @@ describe('npm package', () => {
       await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_avatars', 'create_talking_video']));
-      expect(tools).toHaveLength(22); // the App-only Confirm button is listed only to MCP Apps clients
+      expect(tools).toHaveLength(ALL_TOOLS.length); // the App-only Confirm button is listed only to MCP Apps clients
     } finally {
       await client.close();
       rmSync(state, { recursive: true, force: true });

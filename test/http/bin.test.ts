@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '../../tools/index.js';
 import { ENTRY, ensureBuilt } from '../helpers/build.js';
 import { eraOptions, TOKEN_A, testEra } from './helpers.js';
 
@@ -67,7 +68,7 @@ describe('genplat-mcp --http', () => {
       }),
     );
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(22); // the App-only Confirm button is listed only to MCP Apps clients
+    expect(tools).toHaveLength(ALL_TOOLS.length); // the App-only Confirm button is listed only to MCP Apps clients
     const r = await client.callTool({ name: 'list_avatars', arguments: {} });
     expect(r.isError).toBeFalsy();
     await client.close();
