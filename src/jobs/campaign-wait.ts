@@ -14,6 +14,7 @@ import type { JobView } from './view.js';
 /** What one look found still open: refs the poller follows, and whether an item is not yet sent. */
 export interface OpenWork {
   refs: JobRef[];
+  /** An open item no read announces (unsent, or without a pollable ref): look again at the poller's pace. */
   unsent: boolean;
 }
 
@@ -37,11 +38,17 @@ export async function openWork(
       continue;
     }
     for (const r of await jobs.campaignItems(h.trim().slice(CAMPAIGN_HANDLE_PREFIX.length))) {
-      if (r.outcome === 'queued' || r.outcome === 'pending') unsent = true;
-      else if (r.outcome === 'submitted' && r.status === 'processing') {
-        const ref = recordRef(r);
-        if (ref && isPollable(ref)) refs.push(ref);
+      if (r.outcome !== 'submitted') {
+        // Queued or being sent: the sender moves it. (Rejected / unknown items are final.)
+        if (r.outcome === 'queued' || r.outcome === 'pending') unsent = true;
+        continue;
       }
+      if (r.status === 'completed' || r.status === 'failed') continue;
+      const ref = recordRef(r);
+      // An open item the poller cannot follow is looked at at the poller's pace, like an unsent one: never
+      // left to sleep until the deadline.
+      if (ref && isPollable(ref)) refs.push(ref);
+      else unsent = true;
     }
   }
   return { refs, unsent };
