@@ -32,7 +32,7 @@ function rowSummary(v: CampaignView): string {
   );
 }
 
-function campaignRow(v: CampaignView, records: JobRecord[]): CampaignRow {
+export function campaignRow(v: CampaignView, records: JobRecord[]): CampaignRow {
   const env = campaignEnvelope(v);
   // Fail closed: one item without a published price makes the campaign's total unbounded.
   const bounded = v.items.every((i) => i.bounded);
