@@ -3,8 +3,8 @@ import { CAMPAIGN_HANDLE_PREFIX, campaignEnvelope, readCampaign } from '../src/j
 
 /**
  * A campaign (issue 21): the same envelope get_job gives for `campaign:<id>` (progress, per-item status,
- * outputs, charges in `details.campaign`). Read live through the shared poller. Subscriptions: not yet (the
- * job resources' are per job; a campaign's items are jobs: genplat://jobs/{handle}).
+ * outputs, charges in `details.campaign`). Read live through the shared poller. Subscriptions: 2025
+ * resources/subscribe in src/protocol/campaign-subscription.ts; 2026 listen streams fed from src/transports/http-main.ts.
  */
 export default [
   defineResourceTemplate({

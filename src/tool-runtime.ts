@@ -16,7 +16,6 @@ import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, Tool
 import type { FileServices } from './files/file-services.js';
 import { filesDeps } from './files/files-deps.js';
 import { checkArgumentDepth } from './guards/depth.js';
-import { isCampaignHandle } from './jobs/campaign-view.js';
 import { JobEnvelopeShape } from './jobs/envelope.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
@@ -235,10 +234,8 @@ export async function runBillable(
   const env = result.envelope;
   // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
   // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
-  // Not (yet) a campaign: tasks/get reads one job's record, and a campaign is many (docs/campaigns.md).
-  const campaign = env.handle !== undefined && isCampaignHandle(env.handle);
-  if (carrier === 'model' && !campaign && isRunning(env) && clientWantsTasks(server, extra))
-    return taskResult(env, deps);
+  // A campaign too: its task reports "k of N done" and completes when every item is final (protocol/campaign-task.ts).
+  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server, extra)) return taskResult(env, deps);
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);

@@ -101,6 +101,14 @@ export async function readCampaign(
     );
     records = await jobs.campaignItems(id);
   }
+  return campaignFromRecords(id, records);
+}
+
+/**
+ * The view from the records as stored, without a status read: list_jobs' campaign row (a ledger read must not
+ * cost platform reads) and readCampaign after its poller pass.
+ */
+export function campaignFromRecords(id: string, records: JobRecord[]): CampaignView {
   const items = records.map(itemView).sort((a, b) => a.index - b.index);
   const done = items.filter((i) => FINAL.has(i.status)).length;
   return {

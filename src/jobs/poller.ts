@@ -90,6 +90,11 @@ export interface Poller {
   onChange(listener: (change: PollerChange) => void): () => void;
   /** Stops pending timers; later calls reject. */
   close(): void;
+  /**
+   * The least time between two reads of one job (the interval's minimum): how often a watcher with nothing the
+   * poller follows yet (a campaign item admitted but not sent) looks again.
+   */
+  readonly paceMs: number;
 }
 
 export interface PollerOptions {
@@ -406,6 +411,7 @@ export function createPoller(opts: PollerOptions): Poller {
   const closedError = () => new Error('The poller is closed.');
 
   return {
+    paceMs: interval.min,
     async read(ref) {
       if (closed) throw closedError();
       const st = stateOf(ref);

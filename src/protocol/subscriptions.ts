@@ -1,10 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { CAMPAIGN_URI_PREFIX, campaignIdOfUri, ownsCampaign } from '../jobs/campaign-uri.js';
 import { decodeHandle, isPollable, type JobRef, jobKey } from '../jobs/handle.js';
 import { resolveJob } from '../jobs/owner.js';
 import type { Observed, Poller } from '../jobs/poller.js';
 import type { JobStore } from '../jobs/store.js';
 import { type Logger, silentLogger } from '../log.js';
+import { watchCampaign } from './campaign-subscription.js';
 
 export interface SubscriptionDeps {
   poller: Poller;
@@ -70,6 +72,7 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
         `At most ${MAX_SUBSCRIPTIONS} subscriptions per session; unsubscribe from finished jobs first.`,
       );
     }
+    if (uri.startsWith(CAMPAIGN_URI_PREFIX)) return subscribeCampaign(uri);
     if (!uri.startsWith(JOB_PREFIX)) {
       subs.set(uri, undefined);
       return {};
@@ -97,6 +100,27 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
     }
     return {};
   });
+
+  /** A campaign: owner-checked like its read (a campaign nobody has is refused the same way). */
+  async function subscribeCampaign(uri: string): Promise<Record<string, never>> {
+    const id = campaignIdOfUri(uri);
+    if (id === undefined || !deps.jobs || !(await ownsCampaign(deps.jobs, deps.owner, id))) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `uri: no campaign ${uri} is on record for you`);
+    }
+    const ac = new AbortController();
+    // No job key: the campaign's loop sends its own notifications, not the per-job listener above.
+    subs.set(uri, { ac, key: '' });
+    const updated = () => {
+      if (!server.isConnected()) return;
+      server.server.sendResourceUpdated({ uri }).catch((err) => {
+        log.debug('resource update notification not delivered', { uri, error: String(err) });
+      });
+    };
+    watchCampaign(id, { poller: deps.poller, jobs: deps.jobs }, updated, ac.signal).catch((err) => {
+      if (!ac.signal.aborted) log.debug('campaign subscription watch ended', { uri, error: String(err) });
+    });
+    return {};
+  }
 
   server.server.setRequestHandler('resources/unsubscribe', async (req) => {
     subs.get(req.params.uri)?.ac.abort();

@@ -18,7 +18,8 @@
  * inline (a failed job is a tool-level error, `isError: true`; the extension reserves `failed` for JSON-RPC
  * errors). `tasks/cancel` stops nothing: the platform has no cancel and a charge is final. It acknowledges
  * (cancellation is cooperative in the extension) and answers the task as it stands, with a status message
- * saying the job keeps running and where its result will be.
+ * saying the job keeps running and where its result will be. A create_campaign answer is a task too: its id
+ * carries `campaign:<id>` and src/protocol/campaign-task.ts reports "k of N done" until every item is final.
  */
 import {
   type CallToolResult,
@@ -30,6 +31,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { UserInputError } from '../errors.js';
+import { isCampaignHandle } from '../jobs/campaign-view.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import { decodeHandle, MAX_HANDLE_LENGTH } from '../jobs/handle.js';
 import { resolveJob } from '../jobs/owner.js';
@@ -39,6 +41,7 @@ import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { envelopeResult } from '../result.js';
 import { open, sign } from '../signer.js';
+import { campaignTaskState } from './campaign-task.js';
 import { clientCapabilities, isModern } from './era.js';
 
 import { TASKS_EXTENSION } from './tasks-capability.js';
@@ -120,6 +123,22 @@ function runningMessage(env: JobEnvelope): string {
  * as the extension requires.
  */
 export async function taskResult(env: JobEnvelope & { handle: string }, deps: TaskDeps) {
+  if (isCampaignHandle(env.handle)) {
+    // A campaign: its items' records exist (admitted together before any POST), so tasks/get resolves at once.
+    const state = await campaignTaskState(env.handle, deps);
+    const now = new Date((deps.now ?? Date.now)()).toISOString();
+    return {
+      resultType: 'task' as const,
+      taskId: await taskIdFor(deps.jobs, deps.owner, env.handle),
+      status: 'working' as const,
+      statusMessage: state?.statusMessage ?? 'the campaign is starting',
+      createdAt: state?.createdAt ?? now,
+      lastUpdatedAt: state?.lastUpdatedAt ?? now,
+      ttlMs: null,
+      pollIntervalMs: TASK_POLL_INTERVAL_MS,
+      ...envelopeResult(env),
+    };
+  }
   const ref = decodeHandle(env.handle);
   const rec = ref ? await deps.jobs.getByRef(ref) : undefined;
   const now = new Date((deps.now ?? Date.now)()).toISOString();
@@ -138,6 +157,11 @@ export async function taskResult(env: JobEnvelope & { handle: string }, deps: Ta
 /** The task as it stands now: one read through the shared poller. */
 async function currentTask(taskId: string, deps: TaskDeps): Promise<TaskFields & { result?: object }> {
   const handle = await handleOf(deps.jobs, deps.owner, taskId);
+  if (handle !== undefined && isCampaignHandle(handle)) {
+    const state = await campaignTaskState(handle, deps);
+    if (!state) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
+    return { taskId, ttlMs: null, pollIntervalMs: TASK_POLL_INTERVAL_MS, ...state };
+  }
   const ref = handle === undefined ? undefined : decodeHandle(handle);
   if (!ref) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
   let job: Awaited<ReturnType<typeof resolveJob>>;

@@ -12,6 +12,7 @@ import { fileServices, sweepBlobs } from '../files/http-files.js';
 import { stagedRoute } from '../files/staged-route.js';
 import { uploadRoute } from '../files/upload-route.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
+import { campaignUriOfJob } from '../jobs/campaign-uri.js';
 import { createPoller } from '../jobs/poller.js';
 import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
@@ -227,6 +228,10 @@ export async function startHttpRuntime(
       poller.onChange((change) => {
         if (change.previous === undefined && change.view.status === 'processing') return;
         http.handler.notify.resourceUpdated(`${JOB_URI_PREFIX}${change.handle}`);
+        // A campaign item's change is also its campaign's (genplat://campaigns/{id}); the listen bus checks owners.
+        campaignUriOfJob(jobs, change.handle)
+          .then((uri) => uri && http.handler.notify.resourceUpdated(uri))
+          .catch((err) => log.debug('campaign of a changed job not found', { error: String(err) }));
       }),
     );
 

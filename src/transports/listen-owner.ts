@@ -1,5 +1,6 @@
 /**
- * `subscriptions/listen` streams hear "updated" only for the caller's own jobs (issue 19 item 5).
+ * `subscriptions/listen` streams hear "updated" only for the caller's own jobs (issue 19 item 5) and campaigns
+ * (issue 21 item 4).
  *
  * The SDK's `createMcpHandler` answers `subscriptions/listen` itself, before any server of ours is built: its
  * listen router filters events by the URIs the client named and nothing else, and it hands the bus no caller.
@@ -10,6 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import { CAMPAIGN_URI_PREFIX, campaignIdOfUri, ownsCampaign } from '../jobs/campaign-uri.js';
 import { decodeHandle } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
@@ -19,8 +21,15 @@ export const requestOwner = new AsyncLocalStorage<string>();
 
 const JOB_PREFIX = 'genplat://jobs/';
 
-/** True when `uri` is not a job, or names a job whose ledger record belongs to `owner` (fails closed). */
+/**
+ * True when `uri` is neither a job nor a campaign, or names a job whose ledger record belongs to `owner`, or a
+ * campaign whose every item does (fails closed).
+ */
 export async function ownsJobUri(jobs: JobStore, owner: string, uri: string): Promise<boolean> {
+  if (uri.startsWith(CAMPAIGN_URI_PREFIX)) {
+    const id = campaignIdOfUri(uri);
+    return id !== undefined && (await ownsCampaign(jobs, owner, id));
+  }
   if (!uri.startsWith(JOB_PREFIX)) return true;
   const raw = uri.slice(JOB_PREFIX.length);
   let ref: ReturnType<typeof decodeHandle>;

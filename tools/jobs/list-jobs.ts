@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
+import { type CampaignRow, groupCampaigns } from '../../src/jobs/campaign-rows.js';
 import { EstimateSchema, JOB_STATUSES, OutputSchema, withBounded } from '../../src/jobs/envelope.js';
 import { ReconciliationSchema, reconcile } from '../../src/jobs/reconcile.js';
 import { SpendSchema, spendToday } from '../../src/jobs/spend.js';
@@ -8,6 +9,40 @@ import { CONSENT_PATHS, type JobRecord } from '../../src/jobs/store.js';
 /** Default page: enough for a session's jobs without flooding the context; the cap keeps output < ~50 KB. */
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+
+/** A campaign's row: its handle, k of N done and its totals; the items are behind get_job `campaign:<id>`. */
+function campaignJob(c: CampaignRow) {
+  return {
+    handle: c.campaign.handle,
+    tool: 'create_campaign',
+    status: c.status,
+    summary: c.summary,
+    estimate: c.estimate,
+    ...(c.consent ? { consent: c.consent } : {}),
+    credits_charged: c.campaign.charged_total,
+    ...(c.reason ? { reason: c.reason } : {}),
+    created_at: c.createdAt,
+    outputs: c.campaign.items.flatMap((i) => i.outputs),
+  };
+}
+
+/** One job's row, as the ledger stores it. */
+function jobRow(r: JobRecord) {
+  return {
+    handle: r.handle,
+    tool: r.tool,
+    status: r.status,
+    summary: r.summary,
+    ...(r.estimate ? { estimate: withBounded(r.estimate) } : {}),
+    // How the call was consented to, as the audit trail records it (policy, token, elicitation, click).
+    ...(r.consent ? { consent: r.consent } : {}),
+    ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
+    ...withReconciliation(r),
+    ...(r.reason ? { reason: r.reason } : {}),
+    created_at: r.createdAt,
+    outputs: r.outputs,
+  };
+}
 
 /** Quote vs reported charge, once the platform reported one. */
 function withReconciliation(r: JobRecord) {
@@ -46,22 +81,10 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ status, limit }, ctx) {
     const records = await ctx.jobs.list({ owner: ctx.owner, limit, ...(status ? { status: [status] } : {}) });
-    const jobs = records.map((r) => ({
-      handle: r.handle,
-      tool: r.tool,
-      status: r.status,
-      summary: r.summary,
-      ...(r.estimate ? { estimate: withBounded(r.estimate) } : {}),
-      // How the call was consented to, as the audit trail records it (policy, token, elicitation, click).
-      ...(r.consent ? { consent: r.consent } : {}),
-      ...(r.creditsCharged !== undefined ? { credits_charged: r.creditsCharged } : {}),
-      ...withReconciliation(r),
-      ...(r.reason ? { reason: r.reason } : {}),
-      created_at: r.createdAt,
-      outputs: r.outputs,
-    }));
+    const entries = await groupCampaigns(records, ctx.jobs, status);
+    const jobs = entries.map((e) => ('campaign' in e ? campaignJob(e.campaign) : jobRow(e.job)));
     const running = jobs.filter((j) => j.status === 'processing' || j.status === 'submitted').map((j) => j.handle);
-    const over = jobs.filter((j) => j.reconciliation?.above_quote).map((j) => j.handle);
+    const over = jobs.filter((j) => 'reconciliation' in j && j.reconciliation?.above_quote).map((j) => j.handle);
     const overNote = over.length
       ? `The platform charged above the quote for ${JSON.stringify(over.slice(0, 10))} (see reconciliation); tell the user. `
       : '';

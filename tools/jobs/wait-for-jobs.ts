@@ -3,6 +3,7 @@ import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
 import { campaignEnvelope, isCampaignHandle, readCampaign } from '../../src/jobs/campaign-view.js';
+import { openWork, untilSomethingMoves } from '../../src/jobs/campaign-wait.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
 import { decodeHandle, isPollable, type JobRef, MAX_HANDLE_LENGTH } from '../../src/jobs/handle.js';
 import { type ResolvedJob, resolveJob } from '../../src/jobs/owner.js';
@@ -100,12 +101,10 @@ async function resolveAll(handles: string[], ctx: Pick<ToolContext, 'jobs' | 'ow
   return out;
 }
 
-/** How often a campaign wait re-reads its items (each read goes through the shared poller's floor). */
-const CAMPAIGN_READ_EVERY_MS = 1_000;
-
 /**
  * Campaign handles (issue 21): a campaign is done when every item is final. Job handles given alongside are
- * read once each time round (`get_job`'s read); the answer keeps the order of `handles`.
+ * read through the poller's cache each time round (`get_job`'s read); the answer keeps the order of `handles`.
+ * Between rounds it sleeps until the poller has news or an unsent item may have moved (src/jobs/campaign-wait.ts).
  */
 async function waitWithCampaigns(
   input: { handles: string[]; until: 'any' | 'all'; max_wait_s: number },
@@ -114,6 +113,7 @@ async function waitWithCampaigns(
   const deadline = Date.now() + input.max_wait_s * 1000;
   const jobHandles = input.handles.filter((h) => !isCampaignHandle(h));
   const resolved = new Map((await resolveAll(jobHandles, ctx)).map((j, i) => [jobHandles[i]!, j]));
+  const refs = new Map([...resolved].map(([h, j]) => [h, j.ref]));
   for (;;) {
     const envelopes = await Promise.all(
       input.handles.map(async (h) => {
@@ -129,7 +129,7 @@ async function waitWithCampaigns(
     const pending = input.handles.filter((_, i) => !finished[i]);
     const progressed = finished.filter(Boolean).length;
     await ctx.progress({ progress: progressed, total: input.handles.length });
-    if (done || Date.now() + CAMPAIGN_READ_EVERY_MS > deadline || ctx.signal.aborted) {
+    if (done || Date.now() >= deadline || ctx.signal.aborted) {
       const again = `Call wait_for_jobs with handles ${JSON.stringify(pending)}`;
       const next_step =
         pending.length === 0
@@ -142,6 +142,7 @@ async function waitWithCampaigns(
       );
       return { structured: { jobs: envelopes, done, pending, next_step }, links };
     }
-    await new Promise((r) => setTimeout(r, CAMPAIGN_READ_EVERY_MS));
+    const work = await openWork(input.handles, refs, finished, ctx.jobs);
+    await untilSomethingMoves(ctx.poller, work, deadline - Date.now(), ctx.signal);
   }
 }
