@@ -1,13 +1,13 @@
 /**
- * Registers the two Views as `ui://` resources (MIME `text/html;profile=mcp-app`). The job viewer is linked from
- * every creator, get_job and wait_for_jobs; the picker from list_avatars and list_voices (see `uiFor`).
+ * Registers the three Views as `ui://` resources (MIME `text/html;profile=mcp-app`). The job viewer is linked from
+ * every creator, get_job and wait_for_jobs; the picker from list_avatars and list_voices; the board from nothing yet (see AGENTS.md weak spots).
  */
 import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { viewCsp } from './csp.js';
 import { type ViewName, viewHtml } from './html.js';
-import { JOB_VIEWER_URI, PICKER_URI } from './uris.js';
+import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI } from './uris.js';
 
 const VIEWS: { name: ViewName; uri: string; title: string; description: string }[] = [
   {
@@ -22,6 +22,13 @@ const VIEWS: { name: ViewName; uri: string; title: string; description: string }
     title: 'Avatar and voice picker',
     description:
       'Avatars by thumbnail and voices by preview, with filters; choosing one tells the conversation. Over HTTP, an upload panel.',
+  },
+  {
+    name: 'board',
+    uri: BOARD_URI,
+    title: 'Campaign board',
+    description:
+      "A campaign's variants in a grid (players, varied fields, cost, status), live, with filters and picks.",
   },
 ];
 

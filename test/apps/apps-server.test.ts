@@ -1,7 +1,7 @@
 /** The server side of the MCP Apps: links, UI resources and CSP, thumbnails, and consent by a human click. */
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
+import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
 import { billablePosts } from '../helpers/examples.js';
 import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 
@@ -29,7 +29,7 @@ describe('MCP Apps: links and resources', () => {
   });
 
   it('serves each View as one HTML document with the App class inlined and a CSP computed at read time', async () => {
-    for (const uri of [JOB_VIEWER_URI, PICKER_URI]) {
+    for (const uri of [JOB_VIEWER_URI, PICKER_URI, BOARD_URI]) {
       const r = await h.client.readResource({ uri });
       const c = r.contents[0] as unknown as {
         mimeType: string;

@@ -1,0 +1,101 @@
+/**
+ * The campaign board in a real browser (system Chromium, test/helpers/chromium.ts), embedded by the test host
+ * through the ext-apps bridge, over the sandbox simulator: a finished campaign shows every variant playable, and
+ * the filters narrow the grid. No timing assertions: generous waits only.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Frame } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOARD_URI } from '../../src/apps/uris.js';
+import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { type BrowserHost, startBrowserHost } from './browser-host.js';
+
+// Page globals, declared loosely: the test program is compiled without the DOM library.
+declare const document: any;
+
+const WAIT = { timeout: 90_000, polling: 250 } as const;
+const AVATARS = ['av_ava', 'av_marcus', 'av_lucia'];
+const SCRIPTS = ['Hot coffee all day.', 'Still hot at five.'];
+/** 3 avatars × 2 scripts = 6 variants. */
+const N = AVATARS.length * SCRIPTS.length;
+const CAMPAIGN = {
+  items: [{ tool: 'create_talking_video', arguments: { avatar_id: 'av_ava', voice_script: SCRIPTS[0] } }],
+  vary: { avatar_id: AVATARS, voice_script: SCRIPTS },
+};
+
+let h: Harness;
+let host: BrowserHost;
+
+async function viewFrame(): Promise<Frame> {
+  for (let i = 0; i < 200; i++) {
+    const f = host.page.frames().find((x) => x !== host.page.mainFrame());
+    if (f && (await f.evaluate(() => document.readyState).catch(() => '')) === 'complete') return f;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no view frame');
+}
+
+/** Starts the campaign (redeeming the quote when the config asks for one) and returns get_job once every item is final. */
+async function finishedCampaign(): Promise<CallToolResult> {
+  let r = await h.call('create_campaign', CAMPAIGN);
+  const q = structured(r);
+  if (q.status === 'confirmation_required') {
+    r = await h.call('create_campaign', { ...CAMPAIGN, confirmation_token: q.confirmation_token });
+  }
+  const handle = structured(r).handle!;
+  expect(handle, text(r)).toMatch(/^campaign:/);
+  for (let i = 0; i < 200; i++) {
+    const got = await h.call('get_job', { handle });
+    if (structured(got).status === 'completed') return got;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+  throw new Error(`${handle} did not finish`);
+}
+
+describe('campaign board in chromium', () => {
+  beforeAll(async () => {
+    h = await startHarness({ config: { maxCreditsPerDay: 10_000 } });
+    host = await startBrowserHost(h.client);
+  }, 120_000);
+  afterAll(async () => {
+    await host?.close();
+    await h?.close();
+  });
+
+  it('a finished campaign shows N playable variants with their varied fields; filters narrow the grid', async () => {
+    const done = await finishedCampaign();
+    await host.show(BOARD_URI, done);
+    const f = await viewFrame();
+    // Every variant's video actually loads from the sandbox (readyState ≥ HAVE_CURRENT_DATA).
+    await f.waitForFunction(
+      (n) => {
+        const vids = [...document.querySelectorAll('section.item video')];
+        return vids.length === n && vids.every((v: any) => v.readyState >= 2);
+      },
+      N,
+      WAIT,
+    );
+    const srcs = await f.evaluate(() =>
+      [...document.querySelectorAll('section.item video')].map((v: any) => v.currentSrc),
+    );
+    for (const s of srcs) expect(s).toMatch(new RegExp(`^${h.sim.origin}/media/.+\\.mp4$`));
+    expect(new Set(srcs).size).toBe(N);
+    const avatars = await f.evaluate(() =>
+      [...document.querySelectorAll('section.item [data-field="avatar_id"]')].map((d: any) => d.textContent),
+    );
+    expect(avatars.sort()).toEqual(AVATARS.flatMap((a) => SCRIPTS.map(() => `avatar_id: ${a}`)).sort());
+    await f.selectOption('#filter-avatar_id', 'av_marcus');
+    expect(await f.locator('section.item').count()).toBe(SCRIPTS.length);
+    await f.selectOption('#filter-avatar_id', '');
+    expect(await f.locator('section.item').count()).toBe(N);
+    // Picking enables the button and names the picked handles to the conversation (no paid call from the board).
+    const boxes = f.locator('section.item input.pick');
+    for (let i = 0; i < 3; i++) await boxes.nth(i).check();
+    await f.locator('#tell').click();
+    await host.page.waitForFunction(() => (globalThis as unknown as { messages: unknown[] }).messages.length > 0);
+    const msg = await host.page.evaluate(() =>
+      JSON.stringify((globalThis as unknown as { messages: unknown[] }).messages),
+    );
+    expect(msg).toMatch(/I picked 3: (job:|[^,]+), /);
+  }, 240_000);
+});
