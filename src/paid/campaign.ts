@@ -83,11 +83,25 @@ export async function admitCampaignCall(
     },
   }));
   const guardDeps = { config: deps.config, now: deps.now };
-  const admitted = await deps.jobs.admitCampaign(
-    intents,
-    admitRules(guardDeps, call, decision),
-    evaluateCampaignAdmission,
-  );
+  let admitted: Awaited<ReturnType<JobStore['admitCampaign']>>;
+  try {
+    admitted = await deps.jobs.admitCampaign(intents, admitRules(guardDeps, call, decision), evaluateCampaignAdmission);
+  } catch (err) {
+    // The transaction may have committed with its answer lost (a connection cut at COMMIT): release every item
+    // still queued, as a single call releases its intent (pipeline.ts `admitOrRelease`), so no sweep sends what
+    // the agent is told failed. The release is a compare-and-set: an item a sweeper already claimed stays its.
+    for (const item of await deps.jobs.campaignItems(id).catch(() => [])) {
+      if (item.outcome !== 'queued') continue;
+      await deps.jobs
+        .claimCampaignItem(item.id, {
+          outcome: 'rejected',
+          status: 'failed',
+          reason: 'The store did not confirm the admission; nothing was sent.',
+        })
+        .catch(() => undefined);
+    }
+    throw err;
+  }
   if (!admitted.admitted) {
     if (admitted.reason === 'token_used' || admitted.reason === 'exclusive') {
       // Verified, but another call redeemed the token first (campaigns hold no exclusive key): quote again.
