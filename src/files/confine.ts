@@ -23,6 +23,8 @@ export interface LocalFile {
   contentType: string;
   sha256: string;
   kind: MediaKind;
+  /** `<dev>:<ino>` of the file checked: at send time the path must still name this very file (openQuotedFile). */
+  fileId: string;
 }
 
 const MiB = 1024 * 1024;
@@ -76,8 +78,8 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
     fh = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
       (err: NodeJS.ErrnoException) => fail(`cannot be opened (${err.code ?? 'error'})`),
     );
-    const info = await fh.stat();
-    if (!info.isFile()) fail('is not a regular file (folders, devices, FIFOs and sockets are refused)');
+    const info = await fh.stat({ bigint: true }).then((b) => ({ ...numbers(b), fileId: `${b.dev}:${b.ino}` }));
+    if (!info.isFile) fail('is not a regular file (folders, devices, FIFOs and sockets are refused)');
     if (info.size === 0) fail('is empty');
     const cap = MAX_LOCAL_BYTES[kind];
     if (info.size > cap) {
@@ -88,9 +90,58 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
     const type = sniffAs(kind, head.subarray(0, bytesRead));
     if (!type) fail(`content is not ${kind} (checked by its first bytes)`);
     const sha256 = await hashHandle(fh, info.size);
-    return { path: real, filename: basename(real), size: info.size, contentType: type!.type, sha256, kind };
+    return {
+      path: real,
+      filename: basename(real),
+      size: info.size,
+      contentType: type!.type,
+      sha256,
+      kind,
+      fileId: info.fileId,
+    };
   } finally {
     await fh?.close().catch(() => undefined);
+  }
+}
+
+/** The facts of a bigint fstat the checks use (bigint so a large inode number is never rounded). */
+function numbers(b: import('node:fs').BigIntStats): { isFile: boolean; size: number } {
+  return { isFile: b.isFile(), size: Number(b.size) };
+}
+
+/** What the quote saw of a local file: where it is, which file it was, how long. */
+export interface QuotedFile {
+  field: string;
+  path: string;
+  size: number;
+  fileId?: string;
+}
+
+/**
+ * Opens, at send time, the file a quote checked (finding 3 of the issue-22 review): the path may have been swapped
+ * since — for a symlink out of the allowed folders, a FIFO, a device, another file. So it is opened as at the quote
+ * (O_NOFOLLOW: a symlink fails; O_NONBLOCK: a FIFO cannot block) and the open descriptor must be the same regular
+ * file (`<dev>:<ino>`) of the same size; only then is anything read, and only from that descriptor. A quote without
+ * a file identity (a record older than this check) is refused: it cannot be proven the same file.
+ * @throws UserInputError naming the field; nothing has been read.
+ */
+export async function openQuotedFile(q: QuotedFile): Promise<FileHandle> {
+  const fail = (rule: string): never => {
+    throw new UserInputError(q.field, `local file ${basename(q.path)}: ${rule}; nothing was sent — ask again`);
+  };
+  if (!q.fileId) fail('was quoted without its file identity and cannot be proven the same file');
+  const fh = await open(q.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    (err: NodeJS.ErrnoException) => fail(`cannot be opened since the quote (${err.code ?? 'error'})`),
+  );
+  try {
+    const b = await fh.stat({ bigint: true });
+    if (!b.isFile()) fail('is no longer a regular file');
+    if (`${b.dev}:${b.ino}` !== q.fileId) fail('was replaced by another file after it was quoted');
+    if (Number(b.size) !== q.size) fail('changed size after it was quoted');
+    return fh;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    throw err;
   }
 }
 

@@ -14,7 +14,17 @@ import type { UploadedFile, UploadSource } from './upload-source.js';
 
 /** One resolved local reference: a checked file on disk, or a person's upload. */
 export type ResolvedMedia =
-  | { source: 'path'; field: string; path: string; filename: string; size: number; contentType: string; sha256: string }
+  | {
+      source: 'path';
+      field: string;
+      path: string;
+      filename: string;
+      size: number;
+      contentType: string;
+      sha256: string;
+      /** `<dev>:<ino>` of the file the quote checked (optional only for records older than this field). */
+      fileId?: string;
+    }
   | ({ source: 'upload'; field: string; id: string } & Omit<UploadedFile, 'open'> & { upload: UploadedFile });
 
 export interface FilesDeps {

@@ -7,12 +7,12 @@
  * (the platform may fetch any time until the job starts; the URL expires then too), and by `sweep` after a restart.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Json } from '../client/types.js';
 import type { PlatformRequest } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { openQuotedFile } from './confine.js';
 import type { ResolvedMedia } from './local-media.js';
 import type { Stager } from './stage-s3.js';
 
@@ -27,19 +27,25 @@ function extOf(contentType: string): string {
   return sub === 'jpeg' ? 'jpg' : sub === 'mpeg' ? 'mp3' : sub === 'quicktime' ? 'mov' : sub;
 }
 
-function openSource(m: ResolvedMedia): Readable {
-  return m.source === 'upload' ? m.upload.open() : createReadStream(m.path, { end: m.size - 1 });
+/** The consented bytes' source: the upload, or the very file the quote checked, read only through its descriptor. */
+async function openSource(m: ResolvedMedia): Promise<Readable> {
+  if (m.source === 'upload') return m.upload.open();
+  const fh = await openQuotedFile(m);
+  return fh.createReadStream({ start: 0, end: m.size - 1, autoClose: true });
 }
 
 /** Streams `m` through a sha256 into the stager; resolves to the key + URL when the bytes are the consented ones. */
 async function stageOne(m: ResolvedMedia, stager: Stager): Promise<{ key: string; url: string }> {
   const hash = createHash('sha256');
   const tee = new PassThrough();
-  const src = openSource(m);
+  const src = await openSource(m);
   src.on('data', (chunk: Buffer) => hash.update(chunk));
   src.on('error', (err) => tee.destroy(err));
   src.pipe(tee);
-  const staged = await stager.stage(tee, { size: m.size, contentType: m.contentType, ext: extOf(m.contentType) });
+  // destroy in every case: a stager that gave up early must not leave the file's descriptor open.
+  const staged = await stager
+    .stage(tee, { size: m.size, contentType: m.contentType, ext: extOf(m.contentType) })
+    .finally(() => src.destroy());
   if (hash.digest('hex') !== m.sha256) {
     await stager.remove(staged.key).catch(() => undefined);
     throw new UserInputError(m.field, 'the file changed after it was quoted; nothing was sent — ask again');

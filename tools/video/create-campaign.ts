@@ -101,7 +101,7 @@ async function prepareItem(
       const { field, filename, size, contentType, sha256 } = m;
       const where =
         m.source === 'path'
-          ? { source: 'path' as const, path: m.path }
+          ? { source: 'path' as const, path: m.path, fileId: m.fileId }
           : { source: 'upload' as const, uploadId: m.id, owner: ctx.owner };
       return { placeholder, field, filename, size, contentType, sha256, ...where };
     });
