@@ -69,6 +69,22 @@ export function evaluateCampaignAdmission(
   return evaluateAdmission(total, facts, { ...rules, maxCreditsPerCall: Number.POSITIVE_INFINITY });
 }
 
+/**
+ * Two items of one campaign with the same fingerprint (tool + exact request) would be two jobs and two charges
+ * for one variant — the duplicate rule, inside the campaign (review finding 2 of issue 21). Refused before the
+ * quote unless the call says `allow_duplicate` (several takes of the same on purpose, consented as such).
+ * @returns the first repeated item and the item it repeats, or undefined.
+ */
+export function firstIdenticalItem(fingerprints: readonly string[]): { repeat: number; of: number } | undefined {
+  const seen = new Map<string, number>();
+  for (const [index, fp] of fingerprints.entries()) {
+    const of = seen.get(fp);
+    if (of !== undefined) return { repeat: index, of };
+    seen.set(fp, index);
+  }
+  return undefined;
+}
+
 /** The rules with only the per-call ceiling in force (an item alone, before the campaign's total). */
 function perCallOnly(rules: AdmitRules): AdmitRules {
   return {

@@ -129,7 +129,7 @@ export async function admitCampaignCall(
  * An item's own fingerprint is its tool's (the duplicate guard then treats a campaign item and an identical
  * single call as the same job). Computed by the store layer's caller, like a single call's.
  */
-function itemFingerprint(item: CampaignItem): string {
+export function itemFingerprint(item: CampaignItem): string {
   return fingerprintOf(item.tool, item.request);
 }
 

@@ -23,10 +23,10 @@ import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
-import { evaluateAdmission } from './admission.js';
+import { evaluateAdmission, firstIdenticalItem } from './admission.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
 import { withCallback } from './callback.js';
-import { admitCampaignCall } from './campaign.js';
+import { admitCampaignCall, itemFingerprint } from './campaign.js';
 import { consentCard } from './consent-card.js';
 import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
 import { finaliseEstimate } from './pricing/estimate.js';
@@ -55,6 +55,13 @@ export async function runPaidCall(
     owner: deps.owner,
   });
   const items = spec.billable.campaign?.items(input);
+  const twin = items && !args.allowDuplicate ? firstIdenticalItem(items.map(itemFingerprint)) : undefined;
+  if (twin) {
+    throw new UserInputError(
+      `items[${twin.repeat}]`,
+      `is identical to items[${twin.of}] (same tool and request): both would be made and charged; vary a field or remove it, or call with allow_duplicate: true to make several takes of the same on purpose`,
+    );
+  }
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
   const call = {
     tool: spec.name,
