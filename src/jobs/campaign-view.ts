@@ -7,6 +7,7 @@
 import { UserInputError } from '../errors.js';
 import type { JobEnvelope, JobOutput } from './envelope.js';
 import { isPollable, recordRef } from './handle.js';
+import { findKind } from './kinds/index.js';
 import type { Poller } from './poller.js';
 import type { JobRecord, JobStore } from './store.js';
 
@@ -28,6 +29,11 @@ export interface CampaignItemView {
   outputs: JobOutput[];
   /** The platform's reason for a failure, or why an item was released or is unknown. */
   reason?: string | undefined;
+  /**
+   * The `upscale_video` source fields of a completed video the platform can upscale (the board's "upscale the
+   * picked"): absent when a field is unknown (a talking video's answer carries no project_id).
+   */
+  upscale?: { video_id: string; project_id: string; video_type: string } | undefined;
 }
 
 export interface CampaignView {
@@ -71,7 +77,18 @@ function itemView(r: JobRecord): CampaignItemView {
     ...(r.creditsRefunded !== undefined ? { refunded: r.creditsRefunded } : {}),
     outputs: r.outputs,
     ...(r.reason ? { reason: r.reason } : {}),
+    ...upscaleSource(r),
   };
+}
+
+/** `{upscale}` when every upscale source field of a finished video is known, else nothing. */
+function upscaleSource(r: JobRecord): Pick<CampaignItemView, 'upscale'> {
+  // The kind registry names the spec's `video_type` each kind's finished videos are registered under.
+  const videoType = findKind(r.kind)?.sim?.ownedVideoType;
+  const { id, project_id } = r.remote ?? {};
+  if (r.status !== 'completed' || !videoType || !id || !project_id) return {};
+  if (!r.outputs.some((o) => o.media === 'video')) return {};
+  return { upscale: { video_id: id, project_id, video_type: videoType } };
 }
 
 /**

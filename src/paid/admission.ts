@@ -50,10 +50,11 @@ export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules:
 }
 
 /**
- * The campaign's admission (issue 21), same rule: every item against the per-call ceiling (the first item over
- * it is named), then the campaign's total through `evaluateAdmission` (per-day, per-user day, duplicate, token
- * expiry) with the per-call ceiling lifted for the total alone: it bounds calls, and each item was checked.
- * Nothing is admitted unless everything fits.
+ * The campaign's admission (issue 21), same rule and order: every item against the per-call ceiling (the first
+ * item over it is named), then the campaign's total through `evaluateAdmission` (per-day, per-user day,
+ * duplicate) with the per-call ceiling lifted for the total alone (it bounds calls, and each item was checked),
+ * then each item's exclusive key (an upscale item whose video has an active attempt is named), then the token's
+ * expiry. Nothing is admitted unless everything fits.
  */
 export function evaluateCampaignAdmission(
   items: readonly number[],
@@ -66,18 +67,28 @@ export function evaluateCampaignAdmission(
     if (refusal) return { ...refusal, item } as AdmitRefusal;
   }
   const total = items.reduce((sum, c) => sum + c, 0);
-  return evaluateAdmission(total, facts, { ...rules, maxCreditsPerCall: Number.POSITIVE_INFINITY });
+  const totalRules = { ...rules, maxCreditsPerCall: Number.POSITIVE_INFINITY };
+  const refusal = evaluateAdmission(total, facts, { ...totalRules, nonce: undefined });
+  if (refusal) return refusal;
+  for (const [item, record] of (facts.itemExclusive ?? []).entries()) {
+    if (rules.itemExclusive?.[item] && record) return { reason: 'exclusive', record, item };
+  }
+  return evaluateAdmission(total, facts, totalRules);
 }
 
 /**
  * Two items of one campaign with the same fingerprint (tool + exact request) would be two jobs and two charges
  * for one variant — the duplicate rule, inside the campaign (review finding 2 of issue 21). Refused before the
  * quote unless the call says `allow_duplicate` (several takes of the same on purpose, consented as such).
+ * Also used over the items' exclusive keys (undefined: none), where no flag overrides it.
  * @returns the first repeated item and the item it repeats, or undefined.
  */
-export function firstIdenticalItem(fingerprints: readonly string[]): { repeat: number; of: number } | undefined {
+export function firstIdenticalItem(
+  fingerprints: readonly (string | undefined)[],
+): { repeat: number; of: number } | undefined {
   const seen = new Map<string, number>();
   for (const [index, fp] of fingerprints.entries()) {
+    if (fp === undefined) continue;
     const of = seen.get(fp);
     if (of !== undefined) return { repeat: index, of };
     seen.set(fp, index);

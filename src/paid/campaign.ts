@@ -59,6 +59,17 @@ export async function admitCampaignCall(
   deps: BillingDeps,
 ): Promise<PaidCallResult> {
   const id = randomUUID();
+  // Free reads each item's admission depends on (upscale: re-read an active attempt for its video so a finished
+  // one stops blocking), outside any transaction, as a single call does. @throws UserInputError naming the item.
+  for (const [index, item] of campaign.items.entries()) {
+    await campaign
+      .itemSpec(item.tool)
+      ?.billable.beforeAdmit?.(item.input as never, ctx)
+      .catch((err: unknown) => {
+        throw atItem(index, err);
+      });
+  }
+  const exclusives = campaign.items.map((item) => campaign.itemSpec(item.tool)?.billable.exclusive?.(item.input as never));
   const sendBy = new Date(deps.now() + (deps.tokenTtlMs ?? TOKEN_TTL_MS)).toISOString();
   const total = campaign.items.length;
   const intents = campaign.items.map((item, index) => ({
@@ -70,6 +81,7 @@ export async function admitCampaignCall(
     estimate: item.estimate,
     consent: decision.consent,
     owner: deps.owner,
+    ...(exclusives[index] ? { exclusiveKey: exclusives[index].key } : {}),
     campaign: {
       id,
       fingerprint: decision.fingerprint,
@@ -83,9 +95,19 @@ export async function admitCampaignCall(
     },
   }));
   const guardDeps = { config: deps.config, now: deps.now };
+  const rules = {
+    ...admitRules(guardDeps, call, decision),
+    ...(exclusives.some(Boolean)
+      ? {
+          itemExclusive: exclusives.map((x) =>
+            x ? { key: x.key, staleBefore: new Date(deps.now() - x.staleAfterMs) } : undefined,
+          ),
+        }
+      : {}),
+  };
   let admitted: Awaited<ReturnType<JobStore['admitCampaign']>>;
   try {
-    admitted = await deps.jobs.admitCampaign(intents, admitRules(guardDeps, call, decision), evaluateCampaignAdmission);
+    admitted = await deps.jobs.admitCampaign(intents, rules, evaluateCampaignAdmission);
   } catch (err) {
     // The transaction may have committed with its answer lost (a connection cut at COMMIT): release every item
     // still queued, as a single call releases its intent (pipeline.ts `admitOrRelease`), so no sweep sends what
@@ -103,8 +125,13 @@ export async function admitCampaignCall(
     throw err;
   }
   if (!admitted.admitted) {
+    if (admitted.reason === 'exclusive' && admitted.item !== undefined) {
+      // An item's key is held (upscale: an attempt for its video started since the quote): its tool's refusal.
+      const refuse = exclusives[admitted.item]?.refuse;
+      if (refuse) return { error: atItem(admitted.item, refuse(admitted.record, deps.owner)) };
+    }
     if (admitted.reason === 'token_used' || admitted.reason === 'exclusive') {
-      // Verified, but another call redeemed the token first (campaigns hold no exclusive key): quote again.
+      // Verified, but another call redeemed the token first: quote again.
       const expected = {
         tool: call.tool,
         fingerprint: decision.fingerprint,
@@ -123,6 +150,12 @@ export async function admitCampaignCall(
     deps.log.error('campaign sender stopped; a later sweep resumes it', { campaign: id, error: String(err) }),
   );
   return { envelope: admittedEnvelope(id, total, campaign.estimate) };
+}
+
+/** An item's UserInputError renamed to `items[i].<field>` (what the agent passed); anything else as it is. */
+export function atItem(index: number, err: unknown): unknown {
+  if (!(err instanceof UserInputError)) return err;
+  return new UserInputError(`items[${index}]${err.field ? `.${err.field}` : ''}`, err.rule, err.nextStep);
 }
 
 /**

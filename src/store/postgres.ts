@@ -33,6 +33,7 @@ import {
   auditSelectSql,
   campaignItemsSql,
   duplicateArgs,
+  exclusiveArgs,
   type FactName,
   factPlan,
   factSql,
@@ -272,6 +273,14 @@ class PostgresStore implements Store {
             facts.duplicate = fromData(rows[0].data);
             break;
           }
+        }
+      }
+      if (rules.itemExclusive) {
+        // Each keyed item's active holder (upscale: an attempt for the same video), under the same lock.
+        facts.itemExclusive = [];
+        for (const x of rules.itemExclusive) {
+          const found = x ? (await c.query<{ data: string }>(FACTS.exclusive, exclusiveArgs(x))).rows[0] : undefined;
+          facts.itemExclusive.push(found ? fromData(found.data) : undefined);
         }
       }
       const refusal = rule(

@@ -203,10 +203,13 @@ export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | n
     const u = rules.unsettled;
     plan.push({ fact: 'unsettled', args: [u.fingerprint, u.legacyFingerprint ?? u.fingerprint, o, o, u.except ?? ''] });
   }
-  if (rules.exclusive) {
-    plan.push({ fact: 'exclusive', args: [rules.exclusive.key, rules.exclusive.staleBefore.getTime()] });
-  }
+  if (rules.exclusive) plan.push({ fact: 'exclusive', args: exclusiveArgs(rules.exclusive) });
   return plan;
+}
+
+/** The exclusive fact's arguments (`factSql` order): also run once per keyed campaign item by `admitCampaign`. */
+export function exclusiveArgs(x: { key: string; staleBefore: Date }): (string | number)[] {
+  return [x.key, x.staleBefore.getTime()];
 }
 
 /** The duplicate fact's arguments (`factSql` order): also run once per campaign item by `admitCampaign`. */

@@ -29,6 +29,7 @@ import {
   CONSENT_KEY_BYTES,
   campaignItemsSql,
   duplicateArgs,
+  exclusiveArgs,
   type FactName,
   factPlan,
   factSql,
@@ -345,6 +346,11 @@ class SqliteStore implements Store {
       const facts = this.facts(rules);
       // An item identical to a job still running (a single call, or another campaign's item) is a duplicate.
       if (rules.duplicate && !facts.duplicate) facts.duplicate = this.itemDuplicate(items, rules.duplicate.owner);
+      // Each keyed item's active holder (upscale: an attempt for the same video), under the same lock.
+      facts.itemExclusive = rules.itemExclusive?.map((x) => {
+        const row = x ? (this.st.exclusive.get(...exclusiveArgs(x)) as { data: string } | undefined) : undefined;
+        return row ? fromData(row.data) : undefined;
+      });
       const refusal = rule(
         items.map((i) => i.estimate?.credits ?? Number.NaN),
         facts,

@@ -65,6 +65,11 @@ export interface AdmitRules {
    * nothing can ever re-read them. The caller refreshes stale records with free GETs BEFORE admit.
    */
   exclusive?: { key: string; staleBefore: Date } | undefined;
+  /**
+   * `admitCampaign` only: each item's exclusive key (by item index; undefined for an item without one), read
+   * like `exclusive` inside the campaign's transaction (upscale_video items: one attempt per video).
+   */
+  itemExclusive?: ({ key: string; staleBefore: Date } | undefined)[] | undefined;
   /** The confirmation token's nonce, consumed (single use, across processes) when the call is admitted. */
   nonce?: { value: string; expiresAt: Date } | undefined;
 }
@@ -76,7 +81,8 @@ export type AdmitRefusal =
   | { reason: 'per_user_day'; owner: string; limit: number; credits: number; spent: number }
   | { reason: 'duplicate'; record: JobRecord }
   | { reason: 'unsettled'; record: JobRecord }
-  | { reason: 'exclusive'; record: JobRecord }
+  /** `item`: the campaign item whose exclusive key `record` holds. */
+  | { reason: 'exclusive'; record: JobRecord; item?: number | undefined }
   | { reason: 'token_used' };
 
 export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: false } & AdmitRefusal);
@@ -108,6 +114,8 @@ export interface AdmissionFacts {
   unsettled?: JobRecord | undefined;
   /** The active holder of `rules.exclusive.key`. */
   exclusive?: JobRecord | undefined;
+  /** The active holder of each campaign item's key (`rules.itemExclusive`, same indexes). */
+  itemExclusive?: (JobRecord | undefined)[] | undefined;
 }
 
 /**

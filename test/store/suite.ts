@@ -124,6 +124,53 @@ export function storeSuite(name: string, backend: Backend): void {
       await s.close();
     });
 
+    it('campaign: an item whose exclusive key is held (an upscale attempt for its video) refuses the whole campaign, naming the item', async () => {
+      const s = await fresh();
+      const key = (v: string) => ({ key: `upscale:${v}`, staleBefore: new Date('2026-03-09T12:00:00.000Z') });
+      const item = (i: number, video: string): NewJobRecord =>
+        intent({
+          tool: 'upscale_video',
+          kind: 'upscale',
+          fingerprint: `up-${i}`,
+          exclusiveKey: `upscale:${video}`,
+          campaign: {
+            id: `c-${video}-${i}`,
+            fingerprint: `camp-${video}-${i}`,
+            index: i,
+            total: 2,
+            input: {},
+            request: { route: '/upscale/generate', body: { video } },
+            varied: {},
+            sendBy: '2026-03-10T13:00:00.000Z',
+          },
+        });
+      // A single upscale of video B is active.
+      await admitted(s, intent({ tool: 'upscale_video', kind: 'upscale', fingerprint: 'single-b', exclusiveKey: 'upscale:B' }));
+      const refused = await s.admitCampaign(
+        [item(0, 'A'), item(1, 'B')],
+        rules({ itemExclusive: [key('A'), key('B')] }),
+        evaluateCampaignAdmission,
+      );
+      expect(refused).toMatchObject({ admitted: false, reason: 'exclusive', item: 1 });
+      expect((await s.list()).map((r) => r.fingerprint)).toEqual(['single-b']);
+      // Video A alone is admitted, queued: it now holds A's key against a single call and another campaign.
+      const ok = await s.admitCampaign([item(0, 'A')], rules({ itemExclusive: [key('A')] }), evaluateCampaignAdmission);
+      expect(ok.admitted).toBe(true);
+      const single = await s.admit(
+        intent({ tool: 'upscale_video', kind: 'upscale', fingerprint: 'single-a', exclusiveKey: 'upscale:A' }),
+        rules({ exclusive: key('A') }),
+        evaluateAdmission,
+      );
+      expect(single).toMatchObject({ admitted: false, reason: 'exclusive' });
+      const other = await s.admitCampaign(
+        [{ ...item(0, 'A'), fingerprint: 'up-other' }],
+        rules({ itemExclusive: [key('A')] }),
+        evaluateCampaignAdmission,
+      );
+      expect(other).toMatchObject({ admitted: false, reason: 'exclusive', item: 0 });
+      await s.close();
+    });
+
     it('creates its schema on an empty database, and reopens it unchanged', async () => {
       const loc = await backend.create();
       const a = await loc.open();

@@ -5,7 +5,8 @@ import { UserInputError } from '../../src/errors.js';
 import { filesDeps } from '../../src/files/files-deps.js';
 import { type Estimate, estimate } from '../../src/jobs/envelope.js';
 import type { JobKind } from '../../src/jobs/handle.js';
-import { MAX_CAMPAIGN_ITEMS } from '../../src/paid/campaign.js';
+import { firstIdenticalItem } from '../../src/paid/admission.js';
+import { atItem, MAX_CAMPAIGN_ITEMS } from '../../src/paid/campaign.js';
 import { prepareCall } from '../../src/paid/pipeline.js';
 import createShoppableImage from '../ads/create-shoppable-image.js';
 import createShoppableVideo from '../ads/create-shoppable-video.js';
@@ -14,12 +15,14 @@ import runModel from '../enterprise/run-model.js';
 import animateGesture from '../gestures/animate-gesture.js';
 import createTemplateVideo from '../library/create-template-video.js';
 import createProductVideo from '../product/create-product-video.js';
+import upscaleVideo from '../upscale/upscale-video.js';
 import createTalkingVideo from './create-talking-video.js';
 
 /**
- * The creator tools a campaign may hold. Not upscale_video (one attempt per video on a non-idempotent
- * endpoint, checked by its own exclusive key) nor create_custom_avatar (its multipart file is not kept in the
- * store, so a resumed item could not be sent as consented).
+ * The billable tools a campaign may hold. upscale_video too (the board's "upscale the picked"): its one attempt
+ * per video is its exclusive key, checked per item inside the campaign's admission transaction, and two items
+ * for one video are refused before the quote. Not create_custom_avatar: its multipart file is not kept in the
+ * store, so a resumed item could not be sent as consented.
  */
 const ITEM_SPECS = new Map<string, BillableToolSpec<z.ZodRawShape>>(
   [
@@ -31,6 +34,7 @@ const ITEM_SPECS = new Map<string, BillableToolSpec<z.ZodRawShape>>(
     createTalkingVideo,
     createTemplateVideo,
     runModel,
+    upscaleVideo,
   ].map((s) => [s.name, s as unknown as BillableToolSpec<z.ZodRawShape>]),
 );
 const ITEM_TOOLS = [...ITEM_SPECS.keys()];
@@ -38,7 +42,7 @@ const ITEM_TOOLS = [...ITEM_SPECS.keys()];
 // `tool` is a string, not an enum, to keep tools/list small (issue 21 item 6): each item's tool is checked in
 // validate (`prepareItem`), named `items[i].tool` with the list of tools a campaign takes.
 const Item = z.strictObject({
-  tool: z.string().describe('create_* tool (not custom avatar), run_model or animate_gesture'),
+  tool: z.string().describe('create_* (not custom avatar), run_model, animate_gesture or upscale_video'),
   arguments: z.record(z.string(), z.unknown()).describe('its arguments'),
 });
 
@@ -107,8 +111,28 @@ async function prepareItem(
     });
     return { tool: spec.name, input, varied: item.varied, ...call, ...(local.length > 0 ? { files: local } : {}) };
   } catch (err) {
-    if (err instanceof UserInputError) throw new UserInputError(at(err.field), err.rule);
-    throw err;
+    throw atItem(index, err);
+  }
+}
+
+/**
+ * One attempt per exclusive key (upscale: per video), whatever allow_duplicate says: two items for one video
+ * cannot both run on a non-idempotent endpoint. Checked on the raw arguments, before any item's (slow) quote;
+ * an item whose arguments do not parse is left to prepareItem, which names its field.
+ * @throws UserInputError naming the second item.
+ */
+function refuseSharedKeys(items: ReturnType<typeof expand>): void {
+  const keys = items.map((item) => {
+    const exclusive = ITEM_SPECS.get(item.tool)?.billable.exclusive;
+    const parsed = exclusive ? z.strictObject(ITEM_SPECS.get(item.tool)!.input).safeParse(item.args) : undefined;
+    return parsed?.success ? exclusive!(parsed.data as never).key : undefined;
+  });
+  const twin = firstIdenticalItem(keys);
+  if (twin) {
+    throw new UserInputError(
+      `items[${twin.repeat}]`,
+      `acts on the same video as items[${twin.of}]: one upscale attempt per video at a time; keep one of them`,
+    );
   }
 }
 
@@ -145,9 +169,11 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {
+    const expanded = expand(input as Input);
+    refuseSharedKeys(expanded);
     const items: CampaignItem[] = [];
     // One at a time: the catalog reads each item's validate makes are cached after the first.
-    for (const [index, item] of expand(input as Input).entries()) items.push(await prepareItem(index, item, ctx));
+    for (const [index, item] of expanded.entries()) items.push(await prepareItem(index, item, ctx));
     PREPARED.set(input, items);
   },
   billable: {
