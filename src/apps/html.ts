@@ -20,17 +20,22 @@ const WANTED = ['App', 'applyDocumentTheme', 'applyHostStyleVariables', 'applyHo
  * (scripts/bundle-bin.mjs), else the checkout's `src/apps/views` (a dist built by tsc alone, as the tests do).
  */
 function viewSource(name: ViewName): string {
-  for (const rel of [`./views/${name}.html`, `./apps/views/${name}.html`]) {
+  return viewFile(`${name}.html`);
+}
+
+/** A file of the views folder (a View, or a script Views share), found as `viewSource` describes. */
+function viewFile(file: string): string {
+  for (const rel of [`./views/${file}`, `./apps/views/${file}`]) {
     const here = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(here)) return readFileSync(here, 'utf8');
   }
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'src', 'apps', 'views', `${name}.html`);
+    const candidate = join(dir, 'src', 'apps', 'views', file);
     if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return readFileSync(candidate, 'utf8');
     dir = dirname(dir);
   }
-  throw new Error(`genplat-mcp: view ${name}.html not found (run npm run build)`);
+  throw new Error(`genplat-mcp: view file ${file} not found (run npm run build)`);
 }
 
 /**
@@ -63,7 +68,12 @@ export function viewHtml(name: ViewName): string {
   const marker = '<!-- MCP_APPS_LIBRARY -->';
   if (!page.includes(marker)) throw new Error(`view ${name}: missing ${marker}`);
   // A function replacement: the library contains `$&`-like sequences a string replacement would expand.
-  const html = page.replace(marker, () => `<script type="module">${inlineAppLibrary(lib)}</script>`);
+  const withLib = page.replace(marker, () => `<script type="module">${inlineAppLibrary(lib)}</script>`);
+  // The consent card both the job viewer and the board show: one file, inlined where a View asks for it.
+  const html = withLib.replace(
+    '<!-- CONSENT_CARD -->',
+    () => `<script type="module">${viewFile('consent-card.js')}</script>`,
+  );
   cache.set(name, html);
   return html;
 }
