@@ -24,7 +24,10 @@ export type CampaignItemFile = {
   size: number;
   contentType: string;
   sha256: string;
-} & ({ source?: 'path'; path: string; fileId?: string } | { source: 'upload'; uploadId: string; owner: string | undefined });
+} & (
+  | { source?: 'path'; path: string; fileId?: string }
+  | { source: 'upload'; uploadId: string; owner: string | undefined }
+);
 
 /** What a campaign item keeps from its admission, so a resume sends it without re-validating anything. */
 export interface CampaignItemInfo {

@@ -69,7 +69,9 @@ export async function admitCampaignCall(
         throw atItem(index, err);
       });
   }
-  const exclusives = campaign.items.map((item) => campaign.itemSpec(item.tool)?.billable.exclusive?.(item.input as never));
+  const exclusives = campaign.items.map((item) =>
+    campaign.itemSpec(item.tool)?.billable.exclusive?.(item.input as never),
+  );
   const sendBy = new Date(deps.now() + (deps.tokenTtlMs ?? TOKEN_TTL_MS)).toISOString();
   const total = campaign.items.length;
   const intents = campaign.items.map((item, index) => ({

@@ -90,6 +90,11 @@ export async function startBrowserHost(client: Client): Promise<BrowserHost> {
     ],
   });
   const page = await browser.newPage({ viewport: { width: 780, height: 920 } });
+  // A View's own errors, shown in the test output: a broken View otherwise only times out.
+  page.on('pageerror', (err) => console.error(`[view] ${err.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.error(`[view console] ${m.text()}`);
+  });
   await page.exposeFunction('mcpCall', async (json: string) => {
     const p = JSON.parse(json) as { name: string; arguments?: Record<string, unknown> };
     return JSON.stringify(await client.callTool({ name: p.name, arguments: p.arguments ?? {} }));

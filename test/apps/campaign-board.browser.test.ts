@@ -1,13 +1,14 @@
 /**
  * The campaign board in a real browser (system Chromium, test/helpers/chromium.ts), embedded by the test host
  * through the ext-apps bridge, over the sandbox simulator: a finished campaign shows every variant playable, and
- * the filters narrow the grid. No timing assertions: generous waits only.
+ * the filters narrow the grid; picking 3 and confirming the upscale is one consent (the board's card) and exactly
+ * 3 upscale POSTs, and a second click sends nothing. No timing assertions: generous waits only.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_URI } from '../../src/apps/uris.js';
-import { type Harness, startHarness, structured, text } from '../helpers/harness.js';
+import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 import { type BrowserHost, startBrowserHost } from './browser-host.js';
 
 // Page globals, declared loosely: the test program is compiled without the DOM library.
@@ -98,4 +99,78 @@ describe('campaign board in chromium', () => {
     );
     expect(msg).toMatch(/I picked 3: (job:|[^,]+), /);
   }, 240_000);
+});
+
+describe("the board's paid step in chromium: upscale the picked", () => {
+  const GESTURES = {
+    items: [{ tool: 'animate_gesture', arguments: { prompt: 'waves', image_url: 'https://example.com/p.png' } }],
+    vary: { prompt: ['waves', 'nods', 'points', 'smiles'] },
+  };
+  const UPSCALES = { method: 'POST', path: '/upscale/generate' } as const;
+
+  beforeAll(async () => {
+    // Every paid call asks; only a person's click (or form) confirms: the board's card is the consent.
+    h = await startHarness({
+      config: { confirm: { mode: 'always' }, consent: 'human' },
+      clientCapabilities: APPS_HOST,
+    });
+    host = await startBrowserHost(h.client);
+  }, 120_000);
+  afterAll(async () => {
+    await host?.close();
+    await h?.close();
+  });
+
+  it('create_campaign opens the board; picking 3 and confirming = one consent and exactly 3 upscale POSTs; a second click sends nothing', async () => {
+    const quote = await h.call('create_campaign', GESTURES);
+    expect(structured(quote).status, text(quote)).toBe('confirmation_required');
+    // The tool links the board: a host opens it on this result, where the quote is the consent card.
+    const listed = await h.client.listTools();
+    const meta = listed.tools.find((t) => t.name === 'create_campaign')?._meta as { ui?: { resourceUri?: string } };
+    expect(meta?.ui?.resourceUri).toBe(BOARD_URI);
+    await host.show(BOARD_URI, quote);
+    const f = await viewFrame();
+    await f.waitForSelector('#confirm:not([disabled])', { timeout: 30_000 });
+    await f.locator('#confirm').click();
+    // Confirmed, the board follows the new campaign until its 4 videos are playable.
+    await f.waitForFunction(
+      () =>
+        [...document.querySelectorAll('section.item video')].length === 4 &&
+        [...document.querySelectorAll('section.item')].every((s: any) => s.dataset.status === 'completed'),
+      undefined,
+      WAIT,
+    );
+    expect(h.sim.log.count({ method: 'POST', path: '/gestures/generate' })).toBe(4);
+
+    h.sim.log.clear();
+    // The attempts run a while, so the second clicks happen while they are active.
+    h.sim.jobs.scriptNext({ durationMs: 5_000 }, 3);
+    const boxes = f.locator('section.item input.pick');
+    for (let i = 0; i < 3; i++) await boxes.nth(i).check();
+    await f.locator('#up-model').fill('sandbox-precision-1');
+    await f.selectOption('#up-res', '1080p');
+    await f.locator('#upscale').click();
+    // One consent card for the picked set: 3 upscale_video items, unbounded (upscale quotes are informational).
+    await f.waitForSelector('#consent #confirm:not([disabled])', { timeout: 60_000 });
+    const summary = await f.locator('#consent #summary').textContent();
+    expect(summary).toMatch(/campaign of 3 items \(upscale_video\)/);
+    expect(h.sim.log.count(UPSCALES)).toBe(0);
+    await f.locator('#consent #confirm').click();
+    await f.waitForSelector('[data-started^="campaign:"]', { timeout: 60_000 });
+    // A second click: the spent Confirm, then the Upscale button again (a fresh quote of the same picks).
+    await f.locator('#consent #confirm').click({ force: true });
+    await f.locator('#upscale').click();
+    await f.waitForSelector('#upscale-error', { timeout: 60_000 });
+    expect(await f.locator('#upscale-error').textContent()).toMatch(/still active/);
+    const started = await f.locator('[data-started]').first().getAttribute('data-started');
+    const w = await h.call('wait_for_jobs', { handles: [started!], max_wait_s: 30 });
+    expect(text(w)).toMatch(/3 of 3 done/);
+    expect(h.sim.log.count(UPSCALES)).toBe(3);
+    const calls = await host.page.evaluate(() => (globalThis as unknown as { toolCalls: string[] }).toolCalls);
+    // Two Confirm clicks reached the server (the campaign, then the upscale); the spent one never did.
+    expect(calls.filter((c) => c === 'confirm_paid_call')).toHaveLength(2);
+    const upscales = (await h.jobs.list({})).filter((j) => j.tool === 'upscale_video');
+    expect(upscales).toHaveLength(3);
+    expect(upscales.every((j) => j.consent === 'click')).toBe(true);
+  }, 300_000);
 });

@@ -29,7 +29,10 @@ describe('identical items in one campaign', () => {
 
   it('made identical by vary (the same value twice): refused for free', async () => {
     h = await startHarness({ config: { confirm: { mode: 'never' } } });
-    const r = await h.call('create_campaign', { items: [ITEM], vary: { voice_id: ['voice_en_james', 'voice_en_james'] } });
+    const r = await h.call('create_campaign', {
+      items: [ITEM],
+      vary: { voice_id: ['voice_en_james', 'voice_en_james'] },
+    });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/items\[1\].*identical to items\[0\]/);
     expect(h.sim.log.count(POSTS)).toBe(0);

@@ -57,7 +57,9 @@ describe('upscale_video items in a campaign', () => {
     expect(h.sim.log.count(UPSCALES)).toBe(0);
     // The attempts run a while, so the second clicks below happen while they are active.
     h.sim.jobs.scriptNext({ durationMs: 3_000 }, 3);
-    const started = structured(await h.call('create_campaign', { ...picked, confirmation_token: quote.confirmation_token }));
+    const started = structured(
+      await h.call('create_campaign', { ...picked, confirmation_token: quote.confirmation_token }),
+    );
     expect(String(started.handle)).toMatch(/^campaign:/);
 
     // A second click: the same token, then a fresh quote of the same picks. Nothing more is sent.

@@ -145,7 +145,10 @@ export function storeSuite(name: string, backend: Backend): void {
           },
         });
       // A single upscale of video B is active.
-      await admitted(s, intent({ tool: 'upscale_video', kind: 'upscale', fingerprint: 'single-b', exclusiveKey: 'upscale:B' }));
+      await admitted(
+        s,
+        intent({ tool: 'upscale_video', kind: 'upscale', fingerprint: 'single-b', exclusiveKey: 'upscale:B' }),
+      );
       const refused = await s.admitCampaign(
         [item(0, 'A'), item(1, 'B')],
         rules({ itemExclusive: [key('A'), key('B')] }),

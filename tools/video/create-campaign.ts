@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOARD_URI } from '../../src/apps/uris.js';
 import type { BillableToolSpec, CampaignItem, CampaignItemFile, ToolContext } from '../../src/define-tool.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
@@ -168,6 +169,8 @@ export default defineTool({
       .describe(`field → values; product ≤ ${MAX_CAMPAIGN_ITEMS}`),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  // The board, not the job viewer: it shows the campaign's consent card, then its variants side by side.
+  ui: BOARD_URI,
   async validate(input, ctx) {
     const expanded = expand(input as Input);
     refuseSharedKeys(expanded);

@@ -39,13 +39,23 @@ globalThis.GenplatConsent = {
 
     // Every field, never cut: a long one shows its start and how much more there is, and opens to the full text.
     function fieldList(fields) {
-      return el('ul', { class: 'fields', id: 'fields' }, ...fields.map((f) => {
-        const name = el('span', { class: 'name' }, `${f.name}: `);
-        if (!f.long) return el('li', { 'data-field': f.name }, name, el('span', { class: 'value' }, f.value));
-        const more = Math.max(0, f.value.length - FOLD_AT);
-        const head = more ? `${f.value.slice(0, FOLD_AT)}… (${more.toLocaleString('en-US')} more characters, show all)` : f.value;
-        return el('li', { 'data-field': f.name }, el('details', {}, el('summary', {}, name, head), el('div', { class: 'full' }, f.value)));
-      }));
+      return el(
+        'ul',
+        { class: 'fields', id: 'fields' },
+        ...fields.map((f) => {
+          const name = el('span', { class: 'name' }, `${f.name}: `);
+          if (!f.long) return el('li', { 'data-field': f.name }, name, el('span', { class: 'value' }, f.value));
+          const more = Math.max(0, f.value.length - FOLD_AT);
+          const head = more
+            ? `${f.value.slice(0, FOLD_AT)}… (${more.toLocaleString('en-US')} more characters, show all)`
+            : f.value;
+          return el(
+            'li',
+            { 'data-field': f.name },
+            el('details', {}, el('summary', {}, name, head), el('div', { class: 'full' }, f.value)),
+          );
+        }),
+      );
     }
 
     async function confirm() {
@@ -55,7 +65,11 @@ globalThis.GenplatConsent = {
       try {
         const r = await app.callServerTool({
           name: 'confirm_paid_call',
-          arguments: { tool: quote.call.tool, arguments: quote.call.arguments, confirmation_token: quote.env.confirmation_token },
+          arguments: {
+            tool: quote.call.tool,
+            arguments: quote.call.arguments,
+            confirmation_token: quote.env.confirmation_token,
+          },
         });
         const sc = r?.structuredContent;
         const started = Array.isArray(sc?.jobs) ? sc.jobs[0] : sc?.status ? sc : undefined;
@@ -66,7 +80,16 @@ globalThis.GenplatConsent = {
           quote = { env: started, call: r._meta?.['genplat/confirm'] ?? quote.call, state: 'ready' };
         } else {
           quote.state = 'done';
-          app.updateModelContext?.({ content: [{ type: 'text', text: `The user confirmed ${quote.call.tool}; ${started.handle} is ${started.status}.` }] }).catch(() => {});
+          app
+            .updateModelContext?.({
+              content: [
+                {
+                  type: 'text',
+                  text: `The user confirmed ${quote.call.tool}; ${started.handle} is ${started.status}.`,
+                },
+              ],
+            })
+            .catch(() => {});
           onStarted(started, r);
         }
       } catch (e) {
@@ -89,20 +112,52 @@ globalThis.GenplatConsent = {
         if (!quote) return undefined;
         const { env, call, state, error } = quote;
         const est = env.estimate ?? { credits: 0, bounded: true, basis: '' };
-        const button = el('button', { class: 'primary', id: 'confirm', disabled: state !== 'ready' || !call, onclick: confirm },
-          state === 'sending' ? 'Starting…' : state === 'done' ? 'Started' : 'Confirm');
+        const button = el(
+          'button',
+          { class: 'primary', id: 'confirm', disabled: state !== 'ready' || !call, onclick: confirm },
+          state === 'sending' ? 'Starting…' : state === 'done' ? 'Started' : 'Confirm',
+        );
         const card = call?.card;
-        return el('section', { class: 'card', id: 'consent' },
-          el('div', { class: 'head' }, el('strong', {}, 'Confirm a paid job'), el('span', { class: 'handle' }, call?.tool ?? env.kind ?? '')),
-          el('div', { class: 'price' }, est.bounded === false ? `up to ${credits(est.credits)}` : `at most ${credits(est.credits)}`),
-          el('div', { class: card?.bounded === false || est.bounded === false ? 'note' : 'money', id: 'bound' },
-            card ? card.price : est.bounded === false ? 'not published: the real charge is known only after it starts' : 'proven from published prices'),
+        return el(
+          'section',
+          { class: 'card', id: 'consent' },
+          el(
+            'div',
+            { class: 'head' },
+            el('strong', {}, 'Confirm a paid job'),
+            el('span', { class: 'handle' }, call?.tool ?? env.kind ?? ''),
+          ),
+          el(
+            'div',
+            { class: 'price' },
+            est.bounded === false ? `up to ${credits(est.credits)}` : `at most ${credits(est.credits)}`,
+          ),
+          el(
+            'div',
+            { class: card?.bounded === false || est.bounded === false ? 'note' : 'money', id: 'bound' },
+            card
+              ? card.price
+              : est.bounded === false
+                ? 'not published: the real charge is known only after it starts'
+                : 'proven from published prices',
+          ),
           el('div', { class: 'money' }, `${est.api_units ?? est.credits / 100} API units · ${est.basis}`),
           env.reason ? el('div', { class: 'note' }, env.reason) : undefined,
           card ? el('div', { id: 'summary' }, card.summary) : undefined,
-          card ? fieldList(card.fields) : el('div', { class: 'note' }, 'This host did not pass the quoted call; confirm in the chat.'),
+          card
+            ? fieldList(card.fields)
+            : el('div', { class: 'note' }, 'This host did not pass the quoted call; confirm in the chat.'),
           error ? el('div', { class: 'error' }, error) : undefined,
-          el('div', { class: 'row' }, button, el('span', { class: 'money' }, env.expires_at ? `valid until ${new Date(env.expires_at).toLocaleTimeString()}` : '')),
+          el(
+            'div',
+            { class: 'row' },
+            button,
+            el(
+              'span',
+              { class: 'money' },
+              env.expires_at ? `valid until ${new Date(env.expires_at).toLocaleTimeString()}` : '',
+            ),
+          ),
         );
       },
     };
