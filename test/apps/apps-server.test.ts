@@ -14,10 +14,12 @@ describe('MCP Apps: links and resources', () => {
   });
   afterAll(() => h.close());
 
-  it('links every creator, get_job and wait_for_jobs to the viewer; the list tools to the picker', async () => {
+  it('links every creator, get_job and wait_for_jobs to the viewer; create_campaign to the board; the list tools to the picker', async () => {
     const { tools } = await h.client.listTools();
     const uri = (name: string) => (tools.find((t) => t.name === name)?._meta as { ui?: { resourceUri?: string } })?.ui;
-    for (const t of tools.filter((x) => x.name.startsWith('create_') || x.name === 'upscale_video')) {
+    expect(uri('create_campaign')?.resourceUri).toBe(BOARD_URI);
+    const creators = tools.filter((x) => x.name.startsWith('create_') || x.name === 'upscale_video');
+    for (const t of creators.filter((x) => x.name !== 'create_campaign')) {
       expect(uri(t.name)?.resourceUri, t.name).toBe(JOB_VIEWER_URI);
       expect(t._meta?.['ui/resourceUri'], t.name).toBe(JOB_VIEWER_URI);
     }
