@@ -46,6 +46,8 @@ export interface ToolContext {
    * src/files/confine.ts). Absent = none (local paths refused).
    */
   localRoots?: () => Promise<string[]>;
+  /** The paid call's `allow_duplicate` (billable calls only): create_campaign refuses identical items before pricing. */
+  allowDuplicate?: boolean;
   /** HTTP mode: uploads and upload links (src/files/file-services.ts); absent on stdio. */
   files?: FileServices;
 }

@@ -210,7 +210,7 @@ export async function runBillable(
       elicit: form === 'push' ? pushForm(extra, deps.config, deps.log) : undefined,
       form: form === 'mrtr' ? readFormRound(extra) : undefined,
     },
-    { ...makeContext(extra, deps), localRoots: roots },
+    { ...makeContext(extra, deps), localRoots: roots, allowDuplicate: allow_duplicate === true },
     {
       config: deps.config,
       jobs: deps.jobs,

@@ -154,6 +154,14 @@ export async function admitCampaignCall(
   return { envelope: admittedEnvelope(id, total, campaign.estimate) };
 }
 
+/** Two identical items of one campaign (`firstIdenticalItem`): refused before anything is quoted or sent. */
+export function identicalItemsError(twin: { repeat: number; of: number }): UserInputError {
+  return new UserInputError(
+    `items[${twin.repeat}]`,
+    `is identical to items[${twin.of}] (same tool and request): both would be made and charged; vary a field or remove it, or call with allow_duplicate: true to make several takes of the same on purpose`,
+  );
+}
+
 /** An item's UserInputError renamed to `items[i].<field>` (what the agent passed); anything else as it is. */
 export function atItem(index: number, err: unknown): unknown {
   if (!(err instanceof UserInputError)) return err;

@@ -131,6 +131,28 @@ export async function precheck(
 }
 
 /**
+ * A campaign with `allow_duplicate` (several takes on purpose): its items are not checked against active
+ * identical jobs, but one identical to a job whose outcome is still unknown (or whose POST is in flight) would be
+ * a possible double charge the person never saw named. A single call warns and asks (consent.ts); a campaign's
+ * one consent cannot carry a warning per item, so it fails closed: the first such item is named and nothing is
+ * quoted (review finding of issue 21). Plain reads, before consent; `admitCampaign` checks again under its lock.
+ * @returns the first item identical to an unsettled job, with that job, or undefined.
+ */
+export async function campaignItemUnsettled(
+  deps: Pick<GuardDeps, 'config' | 'jobs' | 'now'>,
+  itemFingerprints: readonly string[],
+  owner: string | undefined,
+): Promise<{ item: number; record: JobRecord } | undefined> {
+  const base = admitRules(deps, { owner, allowDuplicate: true }, { fingerprint: '' });
+  for (const [item, fingerprint] of itemFingerprints.entries()) {
+    const rules = { ...base, user: undefined, unsettled: { fingerprint, owner } };
+    const { unsettled } = await deps.jobs.readAdmissionFacts(rules);
+    if (unsettled) return { item, record: unsettled };
+  }
+  return undefined;
+}
+
+/**
  * Ceilings alone (per call, per UTC day account-wide, the caller's own budget), through the admission rule.
  * @throws whatever the job store throws when it cannot be read.
  */

@@ -26,9 +26,9 @@ import { stepReached } from '../kill-steps.js';
 import { evaluateAdmission, firstIdenticalItem } from './admission.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
 import { withCallback } from './callback.js';
-import { admitCampaignCall, itemFingerprint } from './campaign.js';
+import { admitCampaignCall, identicalItemsError, itemFingerprint } from './campaign.js';
 import { consentCard } from './consent-card.js';
-import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
+import { admitRules, campaignItemUnsettled, confirmationRequired, guardCall, refusalError } from './guard.js';
 import { finaliseEstimate } from './pricing/estimate.js';
 import { settleFailure, settleSubmission } from './settle.js';
 import { TOKEN_ALREADY_USED } from './wording.js';
@@ -55,11 +55,17 @@ export async function runPaidCall(
     owner: deps.owner,
   });
   const items = spec.billable.campaign?.items(input);
-  const twin = items && !args.allowDuplicate ? firstIdenticalItem(items.map(itemFingerprint)) : undefined;
-  if (twin) {
+  const itemFps = items?.map(itemFingerprint);
+  const twin = itemFps && !args.allowDuplicate ? firstIdenticalItem(itemFps) : undefined;
+  if (twin) throw identicalItemsError(twin);
+  const unsettled = itemFps && args.allowDuplicate ? await campaignItemUnsettled(deps, itemFps, deps.owner) : undefined;
+  if (unsettled) {
+    const { item, record } = unsettled;
+    const handle = record.owner === deps.owner ? record.handle : 'of another caller';
     throw new UserInputError(
-      `items[${twin.repeat}]`,
-      `is identical to items[${twin.of}] (same tool and request): both would be made and charged; vary a field or remove it, or call with allow_duplicate: true to make several takes of the same on purpose`,
+      `items[${item}]`,
+      `is identical to a job whose outcome is ${record.outcome === 'unknown' ? 'unknown' : 'not known yet'} (handle ${handle}): it may already be made and charged, and a campaign's one consent cannot warn about it`,
+      'Follow that job with get_job first; to make this item again anyway, call its own tool with allow_duplicate: true (you will be warned and asked). Nothing was sent or charged.',
     );
   }
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };

@@ -49,6 +49,7 @@ import {
   pgPlaceholders,
   queuedCampaignsSql,
   toRow,
+  unsettledArgs,
 } from './record.js';
 import type {
   AdmissionFacts,
@@ -271,6 +272,17 @@ class PostgresStore implements Store {
           const { rows } = await c.query<{ data: string }>(FACTS.duplicate, args);
           if (rows[0]) {
             facts.duplicate = fromData(rows[0].data);
+            break;
+          }
+        }
+      }
+      if (rules.unsettled && !facts.unsettled) {
+        // allow_duplicate: an item identical to a pending/unknown job that appeared after consent refuses it all.
+        for (const item of items) {
+          const args = unsettledArgs(item.fingerprint, rules.unsettled.owner ?? null);
+          const { rows } = await c.query<{ data: string }>(FACTS.unsettled, args);
+          if (rows[0]) {
+            facts.unsettled = fromData(rows[0].data);
             break;
           }
         }

@@ -207,6 +207,11 @@ export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | n
   return plan;
 }
 
+/** The unsettled fact's arguments (`factSql` order) for one campaign item: no record is excepted. */
+export function unsettledArgs(fp: string, owner: string | null): (string | null)[] {
+  return [fp, fp, owner, owner, ''];
+}
+
 /** The exclusive fact's arguments (`factSql` order): also run once per keyed campaign item by `admitCampaign`. */
 export function exclusiveArgs(x: { key: string; staleBefore: Date }): (string | number)[] {
   return [x.key, x.staleBefore.getTime()];

@@ -44,6 +44,7 @@ import {
   nonceHash,
   queuedCampaignsSql,
   toRow,
+  unsettledArgs,
 } from './record.js';
 import { loadSqlite } from './sqlite-module.js';
 import { storeStateError } from './state-errors.js';
@@ -346,6 +347,17 @@ class SqliteStore implements Store {
       const facts = this.facts(rules);
       // An item identical to a job still running (a single call, or another campaign's item) is a duplicate.
       if (rules.duplicate && !facts.duplicate) facts.duplicate = this.itemDuplicate(items, rules.duplicate.owner);
+      // allow_duplicate: an item identical to a pending/unknown job that appeared after consent refuses it all.
+      if (rules.unsettled && !facts.unsettled) {
+        const owner = rules.unsettled.owner ?? null;
+        for (const item of items) {
+          const row = this.st.unsettled.get(...unsettledArgs(item.fingerprint, owner)) as { data: string } | undefined;
+          if (row) {
+            facts.unsettled = fromData(row.data);
+            break;
+          }
+        }
+      }
       // Each keyed item's active holder (upscale: an attempt for the same video), under the same lock.
       facts.itemExclusive = rules.itemExclusive?.map((x) => {
         const row = x ? (this.st.exclusive.get(...exclusiveArgs(x)) as { data: string } | undefined) : undefined;

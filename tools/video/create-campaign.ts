@@ -7,7 +7,8 @@ import { filesDeps } from '../../src/files/files-deps.js';
 import { type Estimate, estimate } from '../../src/jobs/envelope.js';
 import type { JobKind } from '../../src/jobs/handle.js';
 import { firstIdenticalItem } from '../../src/paid/admission.js';
-import { atItem, MAX_CAMPAIGN_ITEMS } from '../../src/paid/campaign.js';
+import { atItem, identicalItemsError, MAX_CAMPAIGN_ITEMS } from '../../src/paid/campaign.js';
+import { fingerprint as fingerprintOf } from '../../src/paid/fingerprint.js';
 import { prepareCall } from '../../src/paid/pipeline.js';
 import createShoppableImage from '../ads/create-shoppable-image.js';
 import createShoppableVideo from '../ads/create-shoppable-video.js';
@@ -69,12 +70,15 @@ function expand(input: Input): { tool: string; args: Record<string, unknown>; va
   return combos.map((varied) => ({ tool: base.tool, args: { ...base.arguments, ...varied }, varied }));
 }
 
-/** One item through its own tool's schema and front half; errors name `items[i].<field>`. */
-async function prepareItem(
-  index: number,
-  item: { tool: string; args: Record<string, unknown>; varied: Record<string, unknown> },
-  ctx: ToolContext,
-): Promise<CampaignItem> {
+type Expanded = ReturnType<typeof expand>[number];
+type ParsedItem = {
+  spec: BillableToolSpec<z.ZodRawShape>;
+  input: Record<string, unknown>;
+  varied: Record<string, unknown>;
+};
+
+/** One item through its own tool's schema; errors name `items[i].<field>`. Free: no request. */
+function parseItem(index: number, item: Expanded, ctx: ToolContext): ParsedItem {
   const at = (field: string) => `items[${index}]${field ? `.${field}` : ''}`;
   const spec = ITEM_SPECS.get(item.tool);
   if (!spec) throw new UserInputError(at('tool'), `one of ${ITEM_TOOLS.join(', ')}`);
@@ -90,7 +94,15 @@ async function prepareItem(
       issue.code === 'unrecognized_keys' ? 'not an argument of this tool' : issue.message,
     );
   }
-  const input = parsed.data as Record<string, unknown>;
+  return { spec, input: parsed.data as Record<string, unknown>, varied: item.varied };
+}
+
+/** One parsed item through its tool's front half (validate → request → price); errors name `items[i].<field>`. */
+async function prepareItem(
+  index: number,
+  { spec, input, varied }: ParsedItem,
+  ctx: ToolContext,
+): Promise<CampaignItem> {
   try {
     const { files, ...call } = await prepareCall(spec, input, ctx, {
       files: filesDeps(ctx.config, {
@@ -110,7 +122,7 @@ async function prepareItem(
           : { source: 'upload' as const, uploadId: m.id, owner: ctx.owner };
       return { placeholder, field, filename, size, contentType, sha256, ...where };
     });
-    return { tool: spec.name, input, varied: item.varied, ...call, ...(local.length > 0 ? { files: local } : {}) };
+    return { tool: spec.name, input, varied, ...call, ...(local.length > 0 ? { files: local } : {}) };
   } catch (err) {
     throw atItem(index, err);
   }
@@ -118,16 +130,11 @@ async function prepareItem(
 
 /**
  * One attempt per exclusive key (upscale: per video), whatever allow_duplicate says: two items for one video
- * cannot both run on a non-idempotent endpoint. Checked on the raw arguments, before any item's (slow) quote;
- * an item whose arguments do not parse is left to prepareItem, which names its field.
+ * cannot both run on a non-idempotent endpoint. Checked on the parsed arguments, before any item's (slow) quote.
  * @throws UserInputError naming the second item.
  */
-function refuseSharedKeys(items: ReturnType<typeof expand>): void {
-  const keys = items.map((item) => {
-    const exclusive = ITEM_SPECS.get(item.tool)?.billable.exclusive;
-    const parsed = exclusive ? z.strictObject(ITEM_SPECS.get(item.tool)!.input).safeParse(item.args) : undefined;
-    return parsed?.success ? exclusive!(parsed.data as never).key : undefined;
-  });
+function refuseSharedKeys(items: ParsedItem[]): void {
+  const keys = items.map(({ spec, input }) => spec.billable.exclusive?.(input as never).key);
   const twin = firstIdenticalItem(keys);
   if (twin) {
     throw new UserInputError(
@@ -172,11 +179,25 @@ export default defineTool({
   // The board, not the job viewer: it shows the campaign's consent card, then its variants side by side.
   ui: BOARD_URI,
   async validate(input, ctx) {
-    const expanded = expand(input as Input);
-    refuseSharedKeys(expanded);
+    // Every refusal that needs no price comes before the first price (an upscale quote is a platform request that
+    // may probe for minutes): schemas, the same-video rule, identical items, each item's own validate.
+    const parsed = expand(input as Input).map((item, index) => parseItem(index, item, ctx));
+    refuseSharedKeys(parsed);
+    if (!ctx.allowDuplicate) {
+      // Identical arguments make identical requests; the pipeline checks the requests again (normalised forms).
+      const twin = firstIdenticalItem(
+        parsed.map(({ spec, input }) => fingerprintOf(spec.name, { route: '', body: input })),
+      );
+      if (twin) throw identicalItemsError(twin);
+    }
+    for (const [index, { spec, input: args }] of parsed.entries()) {
+      await spec.validate?.(args as never, ctx).catch((err: unknown) => {
+        throw atItem(index, err);
+      });
+    }
     const items: CampaignItem[] = [];
     // One at a time: the catalog reads each item's validate makes are cached after the first.
-    for (const [index, item] of expanded.entries()) items.push(await prepareItem(index, item, ctx));
+    for (const [index, item] of parsed.entries()) items.push(await prepareItem(index, item, ctx));
     PREPARED.set(input, items);
   },
   billable: {
