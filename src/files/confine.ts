@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { MAX_LOCAL_BYTES } from './limits.js';
@@ -80,6 +80,15 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
     );
     const info = await fh.stat({ bigint: true }).then((b) => ({ ...numbers(b), fileId: `${b.dev}:${b.ino}` }));
     if (!info.isFile) fail('is not a regular file (folders, devices, FIFOs and sockets are refused)');
+    // O_NOFOLLOW guards the last name only: a folder of the path swapped for a symlink between confinePath and
+    // the open would have opened a file outside the folders. Resolved again now, the path must still be inside
+    // and name the very file that is open (review finding of issue 22); a swap back after this is harmless: the
+    // descriptor, whose identity the send-time check holds on to, is the file that was confined.
+    const again = await confinePath(field, real, roots).catch(() => undefined);
+    const named = again ? await stat(again, { bigint: true }).catch(() => undefined) : undefined;
+    if (!named || `${named.dev}:${named.ino}` !== info.fileId) {
+      fail('changed while it was being opened (a folder of its path was replaced); nothing was read');
+    }
     if (info.size === 0) fail('is empty');
     const cap = MAX_LOCAL_BYTES[kind];
     if (info.size > cap) {
