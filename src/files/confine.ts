@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { MAX_LOCAL_BYTES } from './limits.js';
@@ -81,12 +81,9 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
     const info = await fh.stat({ bigint: true }).then((b) => ({ ...numbers(b), fileId: `${b.dev}:${b.ino}` }));
     if (!info.isFile) fail('is not a regular file (folders, devices, FIFOs and sockets are refused)');
     // O_NOFOLLOW guards the last name only: a folder of the path swapped for a symlink between confinePath and
-    // the open would have opened a file outside the folders. Resolved again now, the path must still be inside
-    // and name the very file that is open (review finding of issue 22); a swap back after this is harmless: the
-    // descriptor, whose identity the send-time check holds on to, is the file that was confined.
-    const again = await confinePath(field, real, roots).catch(() => undefined);
-    const named = again ? await stat(again, { bigint: true }).catch(() => undefined) : undefined;
-    if (!named || `${named.dev}:${named.ino}` !== info.fileId) {
+    // the open would have opened a file outside the folders (review finding of issue 22). So the open file itself
+    // must be inside: from here on only the descriptor is read, and the send-time check holds on to its identity.
+    if (!(await openedInside(fh, real, info.fileId, roots))) {
       fail('changed while it was being opened (a folder of its path was replaced); nothing was read');
     }
     if (info.size === 0) fail('is empty');
@@ -111,6 +108,25 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
   } finally {
     await fh?.close().catch(() => undefined);
   }
+}
+
+/**
+ * Whether the open file `fh` is inside the allowed folders. On Linux the kernel names the open file itself
+ * (`/proc/self/fd/N`): no path is resolved again, so no later swap can fool it. Elsewhere (macOS, Windows) the
+ * path is resolved, stat'ed and resolved again, and must stay inside and name the open file (`fileId`) throughout:
+ * a swap must then happen twice inside a few system calls, which narrows the window but cannot close it.
+ */
+async function openedInside(fh: FileHandle, path: string, fileId: string, roots: string[]): Promise<boolean> {
+  const realRoots = (await Promise.all(roots.map((r) => realpath(r).catch(() => undefined)))).filter(
+    (r): r is string => r !== undefined,
+  );
+  const inside = (p: string | undefined) => p !== undefined && realRoots.some((r) => isInside(r, p));
+  const opened = await readlink(`/proc/self/fd/${fh.fd}`).catch(() => undefined);
+  if (opened !== undefined) return inside(opened);
+  const before = await realpath(path).catch(() => undefined);
+  const named = await stat(path, { bigint: true }).catch(() => undefined);
+  const after = await realpath(path).catch(() => undefined);
+  return inside(before) && before === after && named !== undefined && `${named.dev}:${named.ino}` === fileId;
 }
 
 /** The facts of a bigint fstat the checks use (bigint so a large inode number is never rounded). */

@@ -6,7 +6,7 @@
  * Real races, no mock: a worker thread swaps `inputs/sub` between a real folder and a symlink to `outside/sub`
  * as fast as it can while the quote-time check runs again and again. Whatever the interleaving, the check may
  * refuse, but it never returns the outside file (its hash). Without the fix, 4,000 rounds returned the outside
- * file 1-3 times per run on a 2-core box (three runs); 10,000 rounds take ~2 s. A run that never hits the window
+ * file 1-3 times per run on a 2-core box (three runs); 10,000 rounds take ~2-5 s. A run that never hits the window
  * proves less, so the test also requires that the swapper really ran. (The reviewer's deterministic version
  * wrapped fs/promises.realpath with vi.mock, which a worker that keeps its module graph — vitest `isolate:
  * false` — does not apply reliably; this one needs no mock.)
