@@ -59,42 +59,31 @@ globalThis.GenplatConsent = {
     }
 
     async function confirm() {
-      if (quote?.state !== 'ready') return;
-      quote.state = 'sending';
+      // The answer belongs to the quote that was confirmed (`q`), even if another card was offered meanwhile.
+      const q = quote;
+      if (q?.state !== 'ready') return;
+      q.state = 'sending';
       onChange();
       try {
         const r = await app.callServerTool({
           name: 'confirm_paid_call',
-          arguments: {
-            tool: quote.call.tool,
-            arguments: quote.call.arguments,
-            confirmation_token: quote.env.confirmation_token,
-          },
+          arguments: { tool: q.call.tool, arguments: q.call.arguments, confirmation_token: q.env.confirmation_token },
         });
         const sc = r?.structuredContent;
         const started = Array.isArray(sc?.jobs) ? sc.jobs[0] : sc?.status ? sc : undefined;
         if (r.isError || !started) {
-          quote.state = 'failed';
-          quote.error = (r.content ?? []).map((c) => c.text ?? '').join(' ') || 'Not started.';
+          q.state = 'failed';
+          q.error = (r.content ?? []).map((c) => c.text ?? '').join(' ') || 'Not started.';
         } else if (started.status === 'confirmation_required') {
-          quote = { env: started, call: r._meta?.['genplat/confirm'] ?? quote.call, state: 'ready' };
+          if (quote === q) quote = { env: started, call: r._meta?.['genplat/confirm'] ?? q.call, state: 'ready' };
         } else {
-          quote.state = 'done';
-          app
-            .updateModelContext?.({
-              content: [
-                {
-                  type: 'text',
-                  text: `The user confirmed ${quote.call.tool}; ${started.handle} is ${started.status}.`,
-                },
-              ],
-            })
-            .catch(() => {});
+          q.state = 'done';
+          app.updateModelContext?.({ content: [{ type: 'text', text: `The user confirmed ${q.call.tool}; ${started.handle} is ${started.status}.` }] }).catch(() => {});
           onStarted(started, r);
         }
       } catch (e) {
-        quote.state = 'failed';
-        quote.error = String(e?.message ?? e);
+        q.state = 'failed';
+        q.error = String(e?.message ?? e);
       }
       onChange();
     }
