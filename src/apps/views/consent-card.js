@@ -78,7 +78,13 @@ globalThis.GenplatConsent = {
           if (quote === q) quote = { env: started, call: r._meta?.['genplat/confirm'] ?? q.call, state: 'ready' };
         } else {
           q.state = 'done';
-          app.updateModelContext?.({ content: [{ type: 'text', text: `The user confirmed ${q.call.tool}; ${started.handle} is ${started.status}.` }] }).catch(() => {});
+          app
+            .updateModelContext?.({
+              content: [
+                { type: 'text', text: `The user confirmed ${q.call.tool}; ${started.handle} is ${started.status}.` },
+              ],
+            })
+            .catch(() => {});
           onStarted(started, r);
         }
       } catch (e) {
