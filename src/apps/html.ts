@@ -58,6 +58,12 @@ export function inlineAppLibrary(source: string): string {
 
 const cache = new Map<ViewName, string>();
 
+/** Marker → the views-folder script that replaces it. */
+const SHARED_SCRIPTS: [string, string][] = [
+  ['<!-- CONSENT_CARD -->', 'consent-card.js'],
+  ['<!-- CAMPAIGN_BOARD -->', 'campaign-board.js'],
+];
+
 /** The View's HTML (built once per process: both parts are fixed files). */
 export function viewHtml(name: ViewName): string {
   const hit = cache.get(name);
@@ -69,11 +75,12 @@ export function viewHtml(name: ViewName): string {
   if (!page.includes(marker)) throw new Error(`view ${name}: missing ${marker}`);
   // A function replacement: the library contains `$&`-like sequences a string replacement would expand.
   const withLib = page.replace(marker, () => `<script type="module">${inlineAppLibrary(lib)}</script>`);
-  // The consent card both the job viewer and the board show: one file, inlined where a View asks for it.
-  const html = withLib.replace(
-    '<!-- CONSENT_CARD -->',
-    () => `<script type="module">${viewFile('consent-card.js')}</script>`,
-  );
+  // Scripts the job viewer and the board share (the consent card, the board itself): one file each, inlined where
+  // a View asks for it, in the order of its markers (module scripts run in document order).
+  let html = withLib;
+  for (const [marker, file] of SHARED_SCRIPTS) {
+    html = html.replace(marker, () => `<script type="module">${viewFile(file)}</script>`);
+  }
   cache.set(name, html);
   return html;
 }

@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOARD_URI } from '../../src/apps/uris.js';
+import { BOARD_URI, JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 import { type BrowserHost, startBrowserHost } from './browser-host.js';
 
@@ -98,6 +98,27 @@ describe('campaign board in chromium', () => {
       JSON.stringify((globalThis as unknown as { messages: unknown[] }).messages),
     );
     expect(msg).toMatch(/I picked 3: (job:|[^,]+), /);
+  }, 240_000);
+
+  it('get_job of the campaign handle opens the job viewer, which shows the same board', async () => {
+    const done = await finishedCampaign();
+    const listed = await h.client.listTools();
+    const meta = listed.tools.find((t) => t.name === 'get_job')?._meta as { ui?: { resourceUri?: string } };
+    expect(meta?.ui?.resourceUri).toBe(JOB_VIEWER_URI);
+    await host.show(JOB_VIEWER_URI, done);
+    const f = await viewFrame();
+    await f.waitForFunction(
+      (n) => {
+        const vids = [...document.querySelectorAll('.gp-board section.item video')];
+        return vids.length === n && vids.every((v: any) => v.readyState >= 2);
+      },
+      N,
+      WAIT,
+    );
+    // The board's own controls, not a job card: filters and picks.
+    expect(await f.locator('section.job').count()).toBe(0);
+    await f.selectOption('#filter-avatar_id', 'av_lucia');
+    expect(await f.locator('section.item').count()).toBe(SCRIPTS.length);
   }, 240_000);
 });
 
