@@ -78,9 +78,13 @@ export async function untilSomethingMoves(
     const sleep = Math.min(leftMs, work.unsent ? poller.paceMs : leftMs);
     const watchers = work.refs.map(async (ref) => {
       let o = await poller.read(ref);
-      // Final for the poller already (the store will say so at the next look): not a reason to wake, or a store
-      // that lags the poller would spin this loop.
-      if (o.view.status !== 'processing') return new Promise<void>(() => {});
+      // Final for the poller already while the look saw it open: the store shows it at the next look, so look
+      // again at the poller's pace — not at once (a store that lags the poller would spin this loop), and never
+      // "not at all" (the round then slept to the deadline with every item done: a wait_for_jobs that took its
+      // whole max_wait_s under load, test/campaigns/upscale-items.test.ts in CI).
+      if (o.view.status !== 'processing') {
+        return new Promise<void>((resolve) => setTimeout(resolve, poller.paceMs).unref());
+      }
       // Each `next` is one read at the poller's schedule; only a read that changed something ends the round
       // (a job still processing at its next read is no news: N jobs would otherwise wake N times per interval).
       const before = whatTheViewShows(o.view);
