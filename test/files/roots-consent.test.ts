@@ -32,7 +32,8 @@ beforeAll(async () => {
       region: 'us-east-1',
       prefix: 'p/',
       pathStyle: true,
-      ttlSeconds: 1,
+      // Long enough for the simulator's fetch on a loaded machine (1 s once expired first: a 403 in CI).
+      ttlSeconds: 5,
     },
   };
 }, 60_000);
@@ -69,8 +70,8 @@ describe('consent binds the file content', () => {
   it('a file changed after the quote: quoted again, nothing sent or staged', async () => {
     const h = await startHarness({ sim, config: { files, confirm: { mode: 'always' } } });
     try {
-      // The previous test's staged copy lives its 1 s lifetime first.
-      for (let i = 0; i < 40 && (await s3.keys()).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
+      // The previous test's staged copy lives its 5 s lifetime first.
+      for (let i = 0; i < 60 && (await s3.keys()).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
       expect(await s3.keys()).toEqual([]);
       const path = join(operator, 'product.png');
       writeFileSync(path, png(5000));
