@@ -32,14 +32,13 @@ import {
   auditRow,
   auditSelectSql,
   campaignItemsSql,
-  duplicateArgs,
-  exclusiveArgs,
   type FactName,
   factPlan,
   factSql,
   factsFrom,
   fromAuditRow,
   fromData,
+  itemFactPlan,
   jobKeyColumn,
   mergePatch,
   NEWEST_FIRST,
@@ -49,7 +48,7 @@ import {
   pgPlaceholders,
   queuedCampaignsSql,
   toRow,
-  unsettledArgs,
+  withItemFacts,
 } from './record.js';
 import type {
   AdmissionFacts,
@@ -264,37 +263,12 @@ class PostgresStore implements Store {
         throw err;
       }
       // Same lock as `admit`: single calls and campaigns of this account are admitted one at a time.
-      const facts = await this.facts(rules, c);
-      if (rules.duplicate && !facts.duplicate) {
-        // An item identical to a job still running (a single call, or another campaign's item) is a duplicate.
-        for (const item of items) {
-          const args = duplicateArgs(item.fingerprint, undefined, rules.duplicate.owner ?? null);
-          const { rows } = await c.query<{ data: string }>(FACTS.duplicate, args);
-          if (rows[0]) {
-            facts.duplicate = fromData(rows[0].data);
-            break;
-          }
-        }
+      const base = await this.facts(rules, c);
+      const found = [];
+      for (const query of itemFactPlan(items, rules, base)) {
+        found.push({ query, row: (await c.query<{ data: string }>(FACTS[query.fact], query.args)).rows[0] });
       }
-      if (rules.unsettled && !facts.unsettled) {
-        // allow_duplicate: an item identical to a pending/unknown job that appeared after consent refuses it all.
-        for (const item of items) {
-          const args = unsettledArgs(item.fingerprint, rules.unsettled.owner ?? null);
-          const { rows } = await c.query<{ data: string }>(FACTS.unsettled, args);
-          if (rows[0]) {
-            facts.unsettled = fromData(rows[0].data);
-            break;
-          }
-        }
-      }
-      if (rules.itemExclusive) {
-        // Each keyed item's active holder (upscale: an attempt for the same video), under the same lock.
-        facts.itemExclusive = [];
-        for (const x of rules.itemExclusive) {
-          const found = x ? (await c.query<{ data: string }>(FACTS.exclusive, exclusiveArgs(x))).rows[0] : undefined;
-          facts.itemExclusive.push(found ? fromData(found.data) : undefined);
-        }
-      }
+      const facts = withItemFacts(base, rules, found);
       const refusal = rule(
         items.map((i) => i.estimate?.credits ?? Number.NaN),
         facts,

@@ -245,6 +245,55 @@ export function factsFrom(
   return facts;
 }
 
+/** One per-item fact query of `admitCampaign`: which fact, its arguments, and the item it is for. */
+export interface ItemFactQuery {
+  fact: 'duplicate' | 'unsettled' | 'exclusive';
+  args: (string | number | null)[];
+  item: number;
+}
+
+/**
+ * The per-item facts `admitCampaign` reads on top of `factPlan`'s, under the same lock (both stores run this plan
+ * as they run `factPlan`'s): each item's identical active job (the duplicate rule) and, with allow_duplicate, its
+ * identical pending/unknown one, when the campaign's own fact found none; each keyed item's exclusive holder.
+ */
+export function itemFactPlan(items: NewJobRecord[], rules: AdmitRules, facts: AdmissionFacts): ItemFactQuery[] {
+  const plan: ItemFactQuery[] = [];
+  for (const [item, { fingerprint }] of items.entries()) {
+    if (rules.duplicate && !facts.duplicate) {
+      plan.push({
+        fact: 'duplicate',
+        args: duplicateArgs(fingerprint, undefined, rules.duplicate.owner ?? null),
+        item,
+      });
+    }
+    if (rules.unsettled && !facts.unsettled) {
+      plan.push({ fact: 'unsettled', args: unsettledArgs(fingerprint, rules.unsettled.owner ?? null), item });
+    }
+    const keyed = rules.itemExclusive?.[item];
+    if (keyed) plan.push({ fact: 'exclusive', args: exclusiveArgs(keyed), item });
+  }
+  return plan;
+}
+
+/** Adds what `itemFactPlan`'s queries found to `facts`: the first item's duplicate / unsettled, every holder. */
+export function withItemFacts(
+  facts: AdmissionFacts,
+  rules: AdmitRules,
+  found: { query: ItemFactQuery; row: { data: string } | undefined }[],
+): AdmissionFacts {
+  const itemExclusive = rules.itemExclusive?.map(() => undefined as JobRecord | undefined);
+  for (const { query, row } of found) {
+    if (!row) continue;
+    if (query.fact === 'exclusive') {
+      if (itemExclusive) itemExclusive[query.item] = fromData(row.data);
+    } else {
+      facts[query.fact] ??= fromData(row.data);
+    }
+  }
+  return itemExclusive ? { ...facts, itemExclusive } : facts;
+}
+
 /** Nonces are kept as sha256 hex (as the 0.1 `nonces/` files were named), so the import copies them as is. */
 export function nonceHash(nonce: string): string {
   return createHash('sha256').update(nonce).digest('hex');

@@ -28,14 +28,13 @@ import {
   COLUMNS,
   CONSENT_KEY_BYTES,
   campaignItemsSql,
-  duplicateArgs,
-  exclusiveArgs,
   type FactName,
   factPlan,
   factSql,
   factsFrom,
   fromAuditRow,
   fromData,
+  itemFactPlan,
   jobKeyColumn,
   mergePatch,
   NEWEST_FIRST,
@@ -44,7 +43,7 @@ import {
   nonceHash,
   queuedCampaignsSql,
   toRow,
-  unsettledArgs,
+  withItemFacts,
 } from './record.js';
 import { loadSqlite } from './sqlite-module.js';
 import { storeStateError } from './state-errors.js';
@@ -344,25 +343,12 @@ class SqliteStore implements Store {
     this.open();
     this.pruneNow();
     return this.tx((): CampaignAdmitResult => {
-      const facts = this.facts(rules);
-      // An item identical to a job still running (a single call, or another campaign's item) is a duplicate.
-      if (rules.duplicate && !facts.duplicate) facts.duplicate = this.itemDuplicate(items, rules.duplicate.owner);
-      // allow_duplicate: an item identical to a pending/unknown job that appeared after consent refuses it all.
-      if (rules.unsettled && !facts.unsettled) {
-        const owner = rules.unsettled.owner ?? null;
-        for (const item of items) {
-          const row = this.st.unsettled.get(...unsettledArgs(item.fingerprint, owner)) as { data: string } | undefined;
-          if (row) {
-            facts.unsettled = fromData(row.data);
-            break;
-          }
-        }
-      }
-      // Each keyed item's active holder (upscale: an attempt for the same video), under the same lock.
-      facts.itemExclusive = rules.itemExclusive?.map((x) => {
-        const row = x ? (this.st.exclusive.get(...exclusiveArgs(x)) as { data: string } | undefined) : undefined;
-        return row ? fromData(row.data) : undefined;
-      });
+      const base = this.facts(rules);
+      const found = itemFactPlan(items, rules, base).map((query) => ({
+        query,
+        row: this.st[query.fact].get(...query.args) as { data: string } | undefined,
+      }));
+      const facts = withItemFacts(base, rules, found);
       const refusal = rule(
         items.map((i) => i.estimate?.credits ?? Number.NaN),
         facts,
@@ -381,16 +367,6 @@ class SqliteStore implements Store {
       this.onAdmitWrite?.();
       return { admitted: true, records };
     });
-  }
-
-  private itemDuplicate(items: NewJobRecord[], owner: string | undefined): JobRecord | undefined {
-    for (const item of items) {
-      const row = this.st.duplicate.get(...duplicateArgs(item.fingerprint, undefined, owner ?? null)) as
-        | { data: string }
-        | undefined;
-      if (row) return fromData(row.data);
-    }
-    return undefined;
   }
 
   async claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
