@@ -80,7 +80,7 @@ describe('GET /enterprise/models', () => {
     for (const m of models) {
       expect(['image', 'video']).toContain(m.media);
       // A unit word, or a bare figure (API units, as the spec writes enterprise prices).
-      expect(m.credits).toMatch(/\d+ credits|^[\d.]+( (per|for) |$)/);
+      expect(m.credits).toMatch(/\d+ credits|\d api (credit )?units|^[\d.]+( (per|for) |$)/i);
     }
     expect(models.find((m) => m.model === 'grok-imagine-image-edit')?.credits).toBe('10 credits per generation');
     expect(models.some((m) => m.model.startsWith('seedance-2.'))).toBe(false);

@@ -126,6 +126,18 @@ export const BARE_MODELS: readonly WordingModel[] = [
     validate: image((p) => ({ '2k': 20, '4k': 30 })[res(p)] ?? 15),
   },
   {
+    model: 'api-1-tiers',
+    media: 'image',
+    credits: '0.15 API units per image at 1K (2K 0.2, 4K 0.3)',
+    validate: image((p) => ({ '2k': 20, '4k': 30 })[res(p)] ?? 15),
+  },
+  {
+    model: 'api-1-t2v',
+    media: 'video',
+    credits: '0.5 API credit units for 10 s, 1 for 15 s',
+    validate: video(10, (s) => (s <= 10 ? 50 : 100)),
+  },
+  {
     model: 'bare-1-edit',
     media: 'image',
     credits: '6 credits per image plus 0.01 per reference image',
