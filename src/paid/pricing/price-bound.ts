@@ -121,7 +121,8 @@ function quantity(unit: PriceUnit, u: PriceUsage): number | undefined {
 function ambiguity(text: string, terms: readonly PriceTerm[]): string | undefined {
   if (/\bapi\b/i.test(text) && /\bcredits?\b(?!\s+units?\b)/i.test(text.replace(/\bapi\s+credits?\b/gi, 'api')))
     return 'names both displayed credits and API units; the unit of each figure is not certain';
-  if (/(?<![\d.])\d{1,3}\.\d{3}(?!\d)/.test(text)) return 'a number like "1.000" may be a thousand or one';
+  // A lone leading 0 is never a thousands group: "0.150" is a decimal.
+  if (/(?<![\d.])[1-9]\d{0,2}\.\d{3}(?!\d)/.test(text)) return 'a number like "1.000" may be a thousand or one';
   for (const t of terms) {
     const seen = new Map<string, number>();
     for (const a of t.amounts) {

@@ -164,6 +164,7 @@ describe('ambiguous texts the grammar accepts are unbounded, never read low (iss
     ['10 credits per image plus 1 api unit per reference image', usage({ media: 1 })],
     ['1.000 credits', usage()],
     ['1.000', usage()],
+    ['12.500 per image', usage()],
     ['5 credits per image at 1K (1K 50)', usage({ settings: { resolution: '1k' } })],
   ])('%s', (text, u) => {
     expect(boundPrice(text, u).bounded).toBe(false);
@@ -192,6 +193,7 @@ describe('a figure without a unit word: the dearer reading, API units ×100 (iss
     ['0.5 for 10 seconds and 1.0 for 15 seconds', { seconds: 10 }, 50],
     ['0.5 for 10 seconds, and 1.0 for 15 seconds', { seconds: 15 }, 100],
     ['0.5', {}, 50],
+    ['0.150 per image', {}, 15],
     ['200', {}, 20_000],
     ['1,000', {}, 100_000],
     ['up to 8 per image', {}, 800],
