@@ -94,7 +94,7 @@ const PACKS: SimPackCategory[] = [
     formats: ['product_showcase', 'before_after', 'lifestyle'],
     aspect_ratios: ['9:16', '1:1', '4:5'],
     durations: ['10', '15', '30'],
-    credits: { image: 100, video: 300 },
+    credits: { image: '100 credits', video: '300 credits' },
     defaults: { format: 'product_showcase', aspect_ratio: '9:16', duration: '15' },
   },
   {
@@ -103,7 +103,7 @@ const PACKS: SimPackCategory[] = [
     formats: ['lookbook', 'lifestyle'],
     aspect_ratios: ['9:16', '4:5'],
     durations: ['10', '15'],
-    credits: { image: 150, video: 400 },
+    credits: { image: '150 credits', video: '400 credits' },
     defaults: { format: 'lookbook', aspect_ratio: '4:5', duration: '10' },
   },
   {
@@ -112,7 +112,7 @@ const PACKS: SimPackCategory[] = [
     formats: ['unboxing', 'product_showcase'],
     aspect_ratios: ['16:9', '9:16', '1:1'],
     durations: ['15', '30'],
-    credits: { image: 100, video: 350 },
+    credits: { image: '100 credits', video: '350 credits' },
     defaults: { format: 'unboxing', aspect_ratio: '16:9', duration: '15' },
   },
 ];
@@ -135,21 +135,23 @@ export function seedData(media: MediaUrl): SimData {
     stockVoice(media, 'voice_de_jonas', 'Jonas', 'German', 'Male', 'standard', 'DE'),
     stockVoice(media, 'voice_fr_claire', 'Claire', 'French', 'Female', 'parisian', 'FR'),
   ];
+  // Template prices: two with their unit word, two bare (API units, as the spec writes enterprise prices: '3' is
+  // 300 credits). The server quotes each at what the sandbox charges (src/sim/price-text.ts; issue 27).
   const templates = [
-    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e01', 'Product spotlight', '200', ['ecommerce', 'ads'], {
+    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e01', 'Product spotlight', '200 credits', ['ecommerce', 'ads'], {
       product_name: { type: 'input', label: 'Product name', max: 40 },
       product_image: { type: 'image', label: 'Product image' },
     }),
-    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e02', 'Testimonial story', '300', ['social'], {
+    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e02', 'Testimonial story', '3', ['social'], {
       headline: { type: 'input', label: 'Headline' },
       story: { type: 'textarea', label: 'Customer story', max: 500 },
       portrait: { type: 'image', label: 'Customer photo' },
     }),
-    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e03', 'Event teaser', '150', ['social', 'events'], {
+    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e03', 'Event teaser', '150 credits', ['social', 'events'], {
       title: { type: 'input', label: 'Event title', max: 60 },
       details: { type: 'textarea', label: 'Details' },
     }),
-    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e04', 'Before / after', '250', ['ecommerce'], {
+    template(media, '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e04', 'Before / after', '2.5', ['ecommerce'], {
       before_image: { type: 'image', label: 'Before' },
       after_image: { type: 'image', label: 'After' },
       caption: { type: 'textarea', label: 'Caption', max: 120 },

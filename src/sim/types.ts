@@ -234,8 +234,8 @@ export interface SimPackCategory {
   formats: string[];
   aspect_ratios: string[];
   durations: string[];
-  /** Displayed credits per generation. */
-  credits: { image: number; video: number };
+  /** Price texts per generation, with their unit word ("300 credits"; src/sim/price-text.ts). */
+  credits: { image: string; video: string };
   defaults: { format: string; aspect_ratio: string; duration: string };
 }
 

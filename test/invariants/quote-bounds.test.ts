@@ -129,6 +129,16 @@ const CASES: Case[] = [
   },
   // Template credit, upscale quote.
   { name: 'template video', tool: 'create_template_video', args: ex('create_template_video'), bounded: true },
+  // Issue 27: a bare template figure ("3") is API units, 300; the sandbox charges 300.
+  {
+    name: 'template video, bare credit "3"',
+    tool: 'create_template_video',
+    args: (h) => ({
+      template_id: h.sim.data.templates.find((t) => t.title === 'Testimonial story')!.id,
+      fields: { headline: 'Loved it', story: 'It works.', portrait: IMG },
+    }),
+    bounded: true,
+  },
   // The spec calls the upscale quote informational (submission takes its own): unbounded (issue 18 review).
   { name: 'upscale', tool: 'upscale_video', args: ex('upscale_video'), bounded: false },
   // Unpublished prices.
@@ -187,6 +197,17 @@ const CASES: Case[] = [
   model(() => 'lumen-1-batch', { prompt: 'p', num_images: 4 }, false),
   model(() => 'tempo-1-frames', { prompt: 'p' }, false),
   model(() => 'lumen-1', { prompt: 'p', num_images: 4 }),
+  // Issue 27: bare figures are API units (the spec's own convention), media under any key count.
+  model(() => 'bare-1-gen', { prompt: 'p', num_images: 2 }),
+  model(() => 'bare-1-flat', { prompt: 'p' }),
+  model(() => 'bare-1-image', { prompt: 'p', num_images: 3 }),
+  model(() => 'bare-1-t2v', { prompt: 'p', duration: 15 }),
+  model(() => 'bare-1-t2v', { prompt: 'p', duration: 12 }, false),
+  model(() => 'bare-1-tiers', { prompt: 'p', resolution: '4K' }),
+  model(() => 'api-1-tiers', { prompt: 'p', resolution: '2K' }),
+  model(() => 'api-1-t2v', { prompt: 'p', duration: 15 }),
+  model(() => 'bare-1-edit', { prompt: 'p', image_urls: [IMG], human_img: IMG2, mask: IMG }),
+  model(() => 'bare-1-edit', { prompt: 'p', image_urls: [IMG], style: 'neon' }, false),
   // Counts the old reader ignored, and the two published models whose price follows the output count.
   model(() => 'seedream-4', { prompt: 'p', batch_size: 3 }),
   model(() => 'imagen-4', { prompt: 'p', number_of_images: 2, num_videos: 2 }),

@@ -7,6 +7,9 @@
  *   - quoted unbounded (`bounded: false`: the `never` policy did not approve it, nothing sent), or
  *   - quoted bounded at ≥ what the simulator charged (account balance before/after).
  * The simulator charges what each catalog text says (docs/pricing.md); a quote below it fails here.
+ * Issue 27 added: catalog texts in bare figures (API units: `0.5 per generation`, `0.1`, `0.06 per image`,
+ * `0.5 for 10 s, 1.0 for 15 s`, bare tiers, a bare per-reference term), media under any key (`human_img`,
+ * `garm_img`, `mask`, data URIs), and a second property over template credit values and image fields.
  * GENPLAT_FUZZ_RUNS (default 25) runs per model; GENPLAT_FUZZ_SEED replays another seed.
  */
 import fc from 'fast-check';
@@ -50,6 +53,18 @@ const perturbation = fc.record({
   quality: maybe(fc.constantFrom('low', 'medium', 'auto', 'high', 'xhigh', 'max')),
   image_urls: maybe(fc.integer({ min: 0, max: 10 })),
   reference_image_urls: maybe(fc.integer({ min: 0, max: 10 })),
+  // Media under keys without "url" (issue 27): counted for a per-reference price, or the quote is unbounded.
+  media: maybe(
+    fc.constantFrom<Params>(
+      { human_img: IMG },
+      { garm_img: `${IMG}?garm` },
+      { mask: `${IMG}?mask` },
+      { human_img: IMG, garm_img: `${IMG}?g` },
+      { human_img: 'data:image/png;base64,iVBORw0KGgo=' },
+      { inputs: { face: IMG } },
+    ),
+    3,
+  ),
   extra: maybe(
     fc.constantFrom<Params>(
       { seed: 3 },
@@ -59,9 +74,27 @@ const perturbation = fc.record({
       { image_size: { width: 2048, height: 2048 } },
       { style: 'neon' },
     ),
+    3,
   ),
 });
 type Perturbation = typeof perturbation extends fc.Arbitrary<infer T> ? T : never;
+/**
+ * Half the cases are "clean": valid counts, priced durations and listed tiers only, so that the bounded path
+ * (where an under-quote can happen) is exercised for every model, not only the refusals the noise leads to.
+ */
+const clean: fc.Arbitrary<Perturbation> = fc.record({
+  count: maybe(fc.tuple(fc.constant('num_images'), fc.integer({ min: 1, max: 4 }) as fc.Arbitrary<unknown>)),
+  count2: fc.constant(undefined),
+  duration: maybe(fc.constantFrom<unknown>(5, 10, 15)),
+  resolution: maybe(fc.constantFrom('720p', '1080p', '1K', '2K', '4K')),
+  size: fc.constant(undefined),
+  quality: fc.constant(undefined),
+  image_urls: maybe(fc.integer({ min: 1, max: 4 })),
+  reference_image_urls: fc.constant(undefined),
+  media: maybe(fc.constantFrom<Params>({ human_img: IMG }, { mask: `${IMG}?mask` }, { garm_img: `${IMG}?g` })),
+  extra: fc.constant(undefined),
+});
+const cases = fc.oneof(perturbation, clean);
 
 function paramsOf(model: string, p: Perturbation, nonce: number): Params {
   const params: Params = { prompt: `p${nonce}`, ...baseParams(model) };
@@ -71,7 +104,7 @@ function paramsOf(model: string, p: Perturbation, nonce: number): Params {
     if (p[key] !== undefined) params[key] = p[key];
   if (p.image_urls !== undefined) params.image_urls = urls(p.image_urls);
   if (p.reference_image_urls !== undefined) params.reference_image_urls = urls(p.reference_image_urls);
-  return { ...params, ...p.extra };
+  return { ...params, ...p.media, ...p.extra };
 }
 
 const platformRefusals: string[] = [];
@@ -106,7 +139,7 @@ describe('run_model: refused for free, quoted unbounded, or quoted ≥ the charg
     const i = ids.indexOf(model);
     const account = () => h.sim.accounts.get(h.sim.apiKey)!;
     await fc.assert(
-      fc.asyncProperty(perturbation, async (p) => {
+      fc.asyncProperty(cases, async (p) => {
         const params = paramsOf(entry.model, p, nonce++);
         account().credits = 1e9;
         const posts = billablePosts(h.sim);
@@ -150,4 +183,91 @@ describe('run_model: refused for free, quoted unbounded, or quoted ≥ the charg
     expect(tally.unbounded).toBeGreaterThan(0);
     expect(tally.bounded).toBeGreaterThan(0);
   });
+});
+
+/** Template credit values, every wording the issue-27 review named and the grammar's others. */
+const TEMPLATE_CREDITS = [
+  '200',
+  '0.5',
+  '0.1',
+  '3',
+  '12.5',
+  '1.000',
+  '1,000',
+  '150 credits',
+  '1,000 credits',
+  '1 api unit',
+  '2.5 api credit units',
+  '100-200',
+  '100-200 credits',
+  '5 credits per reference image',
+  '0.5 per reference image',
+  '100 credits plus 5 credits per reference image',
+  '100 credits plus 0.05 per reference image',
+  'varies',
+  'from 100',
+];
+
+describe('create_template_video: quoted unbounded, or ≥ the charge (every template credit wording)', () => {
+  let h: Harness;
+  let n = 0;
+  const t27 = { cases: 0, unbounded: 0, bounded: 0 };
+  beforeAll(async () => {
+    h = await startHarness({
+      config: { confirm: { mode: 'never' }, maxCreditsPerCall: 100_000, maxCreditsPerDay: 1e12 },
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+    process.stderr.write(`quote-properties templates: ${JSON.stringify(t27)}\n`);
+  });
+
+  it('every credit wording, 0-3 image fields, a URL in a text field or not', async () => {
+    const base = h.sim.data.templates[0]!;
+    const account = () => h.sim.accounts.get(h.sim.apiKey)!;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...TEMPLATE_CREDITS),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        async (credit, images, urlInText) => {
+          // A new id each case: the server re-reads the template list for an id it has not seen.
+          const id = `6f1c2a9e-3b7d-4c1a-9e55-${(0x27_0000_0000 + n++).toString(16).padStart(12, '0')}`;
+          const require_fields: Record<string, { type: 'image' | 'textarea'; label: string }> = {
+            caption: { type: 'textarea', label: 'Caption' },
+          };
+          const fields: Record<string, string> = { caption: urlInText ? `${IMG}?caption` : 'hello' };
+          for (let i = 0; i < images; i++) {
+            require_fields[`image_${i}`] = { type: 'image', label: `Image ${i}` };
+            fields[`image_${i}`] = `${IMG}?t=${i}`;
+          }
+          h.sim.data.templates.push({ ...base, id, credit, require_fields });
+          account().credits = 1e9;
+          const posts = billablePosts(h.sim);
+          const before = account().credits;
+          const r = await h.call('create_template_video', { template_id: id, fields }, { raw: true });
+          const charged = before - account().credits;
+          const s = structured(r) as { status?: string; estimate?: { credits: number; bounded: boolean } };
+          const what = `template credit ${JSON.stringify(credit)}, ${images} image field(s), URL in text: ${urlInText}`;
+          t27.cases++;
+          expect(r.isError, `${what}: ${JSON.stringify(s)}`).toBeFalsy();
+          if (s.status === 'confirmation_required') {
+            expect(s.estimate?.bounded, what).toBe(false);
+            expect(billablePosts(h.sim) - posts).toBe(0);
+            t27.unbounded++;
+            return;
+          }
+          t27.bounded++;
+          expect(s.estimate?.bounded, what).toBe(true);
+          expect(
+            s.estimate!.credits,
+            `${what}: quoted ${s.estimate!.credits}, charged ${charged}`,
+          ).toBeGreaterThanOrEqual(charged);
+        },
+      ),
+      { numRuns: Math.max(RUNS * 2, TEMPLATE_CREDITS.length * 2), seed: SEED },
+    );
+    expect(t27.bounded).toBeGreaterThan(0);
+    expect(t27.unbounded).toBeGreaterThan(0);
+  }, 120_000);
 });

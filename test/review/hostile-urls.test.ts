@@ -32,7 +32,7 @@ const PUBLIC = 'https://cdn.example.com/a.png';
 const ODD_TEMPLATE = {
   id: '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e99',
   title: 'Odd field types',
-  credit: '100',
+  credit: '100 credits',
   category: ['ads'],
   require_fields: {
     headline: { type: 'input', label: 'Headline' },

@@ -61,7 +61,9 @@ describe('catalog', () => {
     expect(ids.filter((i) => i.endsWith('-edit')).length).toBeGreaterThanOrEqual(8);
     expect(ids.some((i) => i.startsWith('seedance-2.'))).toBe(false);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const m of buildCatalog(vendors)) expect(m.credits).toMatch(/\d+ credits/);
+    // A unit word, or a bare figure (API units, as the spec writes enterprise prices).
+    for (const m of buildCatalog(vendors))
+      expect(m.credits).toMatch(/\d+ credits|\d api (credit )?units|^[\d.]+( (per|for) |$)/i);
   });
 
   it('follows an overridden vendor name', () => {

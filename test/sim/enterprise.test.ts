@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/index.js';
-import { WORDING_MODELS } from '../../src/sim/models/wordings.js';
+import { BARE_MODELS, WORDING_MODELS } from '../../src/sim/models/wordings.js';
 import { call as simCall } from './helpers.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -68,6 +68,7 @@ const HAPPY: [string, Record<string, unknown>, number][] = [
   ['ideogram-v3', { prompt: 'x', num_images: 3 }, 3],
   ['lumen-1', { prompt: 'x', n: 2, batch_size: 2 }, 4],
   ...WORDING_MODELS.map((m): [string, Record<string, unknown>, number] => [m.model, { prompt: 'x' }, 1]),
+  ...BARE_MODELS.map((m): [string, Record<string, unknown>, number] => [m.model, { prompt: 'x' }, 1]),
 ];
 
 describe('GET /enterprise/models', () => {
@@ -78,7 +79,8 @@ describe('GET /enterprise/models', () => {
     expect(models.map((m) => m.model).sort()).toEqual([...new Set(HAPPY.map(([m]) => m))].sort());
     for (const m of models) {
       expect(['image', 'video']).toContain(m.media);
-      expect(m.credits).toMatch(/\d+ credits/);
+      // A unit word, or a bare figure (API units, as the spec writes enterprise prices).
+      expect(m.credits).toMatch(/\d+ credits|\d api (credit )?units|^[\d.]+( (per|for) |$)/i);
     }
     expect(models.find((m) => m.model === 'grok-imagine-image-edit')?.credits).toBe('10 credits per generation');
     expect(models.some((m) => m.model.startsWith('seedance-2.'))).toBe(false);

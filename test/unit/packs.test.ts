@@ -66,8 +66,9 @@ describe('readPacks', () => {
   });
 
   it('reads video prices per duration', () => {
-    const [p] = readPacks([{ value: 'a', credits: { image: '40', video: { '15': 200, '30': 400 } } }]);
-    expect(p?.credits).toEqual({ image: 40, byDuration: { '15': 200, '30': 400 } });
+    const [p] = readPacks([{ value: 'a', credits: { image: '40', video: { '15': 200, '30': '400 credits' } } }]);
+    // Kept as given: the price grammar reads them when quoting (shoppableEstimate).
+    expect(p?.credits).toEqual({ image: '40', byDuration: { '15': 200, '30': '400 credits' } });
   });
 
   it.each([null, undefined, 'x', 42, {}, [], [{ label: 'no id' }], { status: true, message: 'ok' }])(
@@ -102,9 +103,17 @@ describe('matchOption', () => {
 describe('packCredits', () => {
   const [beauty, tech] = readPacks(simLike);
 
-  it('uses the pack credits when listed', () => {
-    expect(packCredits(beauty, 'image')).toBe(50);
-    expect(packCredits(beauty, 'video', '15')).toBe(300);
+  it('gives the pack credits when listed, as the answer gave them', () => {
+    expect(packCredits(beauty, 'image')).toEqual([50]);
+    expect(packCredits(beauty, 'video', '15')).toEqual([300]);
+  });
+
+  it('issue 27: only the `credits` field is a price; `price`, `cost` and `credit` are not read', () => {
+    for (const key of ['price', 'cost', 'credit']) {
+      const [p] = readPacks([{ value: 'a', [key]: { image: 10, video: '20 credits' } }]);
+      expect(packCredits(p, 'image'), key).toBeUndefined();
+      expect(packCredits(p, 'video'), key).toBeUndefined();
+    }
   });
 
   it('is undefined when the pack lists no price (the caller then assumes one)', () => {
@@ -114,10 +123,10 @@ describe('packCredits', () => {
 
   it('prices a video by duration when the pack does', () => {
     const [p] = readPacks([{ value: 'a', credits: { video: { '15s': 200, '30s': 400 } } }]);
-    expect(packCredits(p, 'video', '30')).toBe(400);
-    // An unlisted or omitted duration: the dearest listed price bounds whatever the platform picks.
-    expect(packCredits(p, 'video', '45')).toBe(400);
-    expect(packCredits(p, 'video')).toBe(400);
+    expect(packCredits(p, 'video', '30')).toEqual([400]);
+    // An unlisted duration: no tier prices it (unbounded); an omitted one: every listed price (the dearest applies).
+    expect(packCredits(p, 'video', '45')).toEqual([]);
+    expect(packCredits(p, 'video')).toEqual([200, 400]);
   });
 });
 

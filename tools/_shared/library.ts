@@ -1,6 +1,7 @@
 /**
  * Content-library helpers shared by `list_templates`, `create_template_video` and the template resources:
- * the compact template view, the template-credit parser and the require_fields checks.
+ * the compact template view and the require_fields checks (the credit value is read by the price grammar,
+ * src/paid/pricing/estimate.ts templateEstimate).
  */
 import type { Template } from '../../src/client/schemas.js';
 import { UserInputError } from '../../src/errors.js';
@@ -30,32 +31,6 @@ export function compactTemplate(t: Template): CompactTemplate {
     fields[name] = field;
   }
   return { id: t.id, title: t.title, credit: t.credit, category: t.category, fields };
-}
-
-const NUMBER = String.raw`\d+(?:\.\d+)?`;
-const UNIT = String.raw`(?:displayed\s+)?(?:credits?|cr)?`;
-const API_UNIT = String.raw`api\s+(?:credit\s+)?units?|api\s+credits?`;
-
-/**
- * Displayed credits from a template's `credit` string ("100", "100 credits", "1,000", "1 API unit",
- * "100-200 credits"). The spec calls it only "credit cost" and lists prices in displayed credits, so a bare
- * number is read as displayed credits; API units are ×100 (spec convention 4). A range gives its upper end,
- * because the estimate feeds the ceilings and consent, where overstating is the safe side. Anything else
- * (a rate, words) is undefined: the caller must refuse rather than guess a price.
- */
-export function templateCredits(credit: string): number | undefined {
-  const s = credit
-    .trim()
-    .toLowerCase()
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/\.$/, '');
-  const api = new RegExp(`^(${NUMBER})\\s*(?:${API_UNIT})$`).exec(s);
-  if (api) return Math.round(Number(api[1]) * 100);
-  const single = new RegExp(`^(${NUMBER})\\s*${UNIT}$`).exec(s);
-  if (single) return Number(single[1]);
-  const range = new RegExp(`^(${NUMBER})\\s*(?:-|–|to)\\s*(${NUMBER})\\s*${UNIT}$`).exec(s);
-  if (range) return Math.max(Number(range[1]), Number(range[2]));
-  return undefined;
 }
 
 /** Checks one public-media-URL field; throws UserInputError naming `field` when the URL is not acceptable. */

@@ -23,10 +23,17 @@ export interface Pack {
   durations: string[];
   /** Allowed aspect ratios; empty = not listed. */
   aspectRatios: string[];
-  /** Displayed credits per generation, when the platform publishes them. */
-  credits?: { image?: number; video?: number; byDuration?: Record<string, number> };
+  /**
+   * Price per generation as the packs answer gives it, under its `credits` field only: a price text
+   * ("100 credits") or a bare number. Read by the price grammar in `shoppableEstimate`; a figure without a
+   * unit word proves nothing here (the packs shape is unpublished: issue 27).
+   */
+  credits?: { image?: PackPrice; video?: PackPrice; byDuration?: Record<string, PackPrice> };
   defaults?: Record<string, string>;
 }
+
+/** One price as the packs answer gives it. */
+export type PackPrice = string | number;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -67,13 +74,17 @@ function pick(o: Obj, keys: string[]): unknown {
   return undefined;
 }
 
-function num(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
-  if (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+/** A price kept as given: a non-empty text or a finite number (never converted: the grammar reads it). */
+function num(v: unknown): PackPrice | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim()) return v.trim();
   return undefined;
 }
 
-/** `100`, `{image: 100, video: 300}`, `{images: …, videos: …}` or a video price per duration `{video: {"15": 300}}`. */
+/**
+ * `"100 credits"`, `{image: …, video: …}`, `{images: …, videos: …}` or a video price per duration
+ * `{video: {"15": "300 credits"}}`.
+ */
 function readCredits(v: unknown): Pack['credits'] {
   const flat = num(v);
   if (flat !== undefined) return { image: flat, video: flat };
@@ -85,7 +96,7 @@ function readCredits(v: unknown): Pack['credits'] {
   const video = num(videoRaw);
   if (video !== undefined) out.video = video;
   else if (isObj(videoRaw)) {
-    const byDuration: Record<string, number> = {};
+    const byDuration: Record<string, PackPrice> = {};
     for (const [d, c] of Object.entries(videoRaw)) {
       const n = num(c);
       if (n !== undefined) byDuration[d] = n;
@@ -126,7 +137,9 @@ function readPack(category: string, o: Obj, shared: Obj): Pack {
   };
   const label = firstString(o, LABEL_KEYS);
   if (label && label !== category) pack.label = label;
-  const credits = readCredits(field(['credits', 'credit', 'price', 'cost']));
+  // Only the field named for what it holds: `price`, `cost` or `credit` on an unpublished shape may be money,
+  // a per-unit rate or anything else (issue 27), so they are not read as a price.
+  const credits = readCredits(field(['credits']));
   if (credits) pack.credits = credits;
   const defaults = { ...readDefaults(sharedFor(category, shared.defaults)), ...readDefaults(o.defaults) };
   if (Object.keys(defaults).length) pack.defaults = defaults;
@@ -195,20 +208,25 @@ export function matchOption(options: string[], value: string): string | undefine
 }
 
 /**
- * The pack's displayed-credit price for one generation, when the packs answer carries one (a video priced per
- * duration uses the requested duration, else the dearest). Undefined otherwise: `shoppableEstimate` then quotes
- * the operator price table or the per-call ceiling, since the spec publishes no shoppable prices.
+ * The pack's prices that may apply to one generation, for `shoppableEstimate` (which bounds each with the price
+ * grammar and takes the dearest). A video priced per duration: the requested (or default) duration's price; a
+ * duration the pack prices no tier for → `[]` (nothing bounds it); no duration → every listed price. Undefined
+ * when the packs answer lists no price: the operator table or the per-call ceiling then, as the spec publishes
+ * no shoppable prices.
  */
-export function packCredits(pack: Pack | undefined, media: 'image' | 'video', duration?: string): number | undefined {
+export function packCredits(
+  pack: Pack | undefined,
+  media: 'image' | 'video',
+  duration?: string,
+): PackPrice[] | undefined {
   const c = pack?.credits;
-  if (media === 'image') return c?.image;
+  if (media === 'image') return c?.image === undefined ? undefined : [c.image];
   if (c?.byDuration) {
-    const key = duration === undefined ? undefined : matchOption(Object.keys(c.byDuration), duration);
-    if (key !== undefined) return c.byDuration[key];
-    // Duration unknown or unlisted: the dearest listed price bounds whatever the platform picks.
-    return Math.max(...Object.values(c.byDuration), c.video ?? 0);
+    if (duration === undefined) return [...Object.values(c.byDuration), ...(c.video === undefined ? [] : [c.video])];
+    const key = matchOption(Object.keys(c.byDuration), duration);
+    return key === undefined ? [] : [c.byDuration[key]!];
   }
-  return c?.video;
+  return c?.video === undefined ? undefined : [c.video];
 }
 
 export interface PackView {
@@ -217,8 +235,8 @@ export interface PackView {
   formats: string[];
   durations?: string[];
   aspect_ratios?: string[];
-  /** Displayed credits: `image`, `video`, or `video:<duration>` when priced per duration. */
-  credits?: Record<string, number>;
+  /** Prices as the packs answer gives them: `image`, `video`, or `video:<duration>` when priced per duration. */
+  credits?: Record<string, PackPrice>;
   defaults?: Record<string, string>;
 }
 
@@ -229,7 +247,7 @@ export function packView(p: Pack): PackView {
   if (p.durations.length) v.durations = p.durations;
   if (p.aspectRatios.length) v.aspect_ratios = p.aspectRatios;
   if (p.credits) {
-    const credits: Record<string, number> = {};
+    const credits: Record<string, PackPrice> = {};
     if (p.credits.image !== undefined) credits.image = p.credits.image;
     if (p.credits.video !== undefined) credits.video = p.credits.video;
     for (const [d, c] of Object.entries(p.credits.byDuration ?? {})) credits[`video:${d}`] = c;

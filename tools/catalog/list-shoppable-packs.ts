@@ -16,7 +16,7 @@ export default defineTool({
         formats: z.array(z.string()),
         durations: z.array(z.string()).optional(),
         aspect_ratios: z.array(z.string()).optional(),
-        credits: z.record(z.string(), z.number()).optional(),
+        credits: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
         defaults: z.record(z.string(), z.string()).optional(),
       }),
     ),

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { checkPublicMediaUrl } from '../../src/guards/url.js';
-import { estimate } from '../../src/jobs/envelope.js';
 import { templateEstimate } from '../../src/paid/pricing/estimate.js';
 import { CATALOG_ID_FIELDS, requireListed } from '../_shared/catalog-ids.js';
-import { checkTemplateFields, templateCredits } from '../_shared/library.js';
+import { checkTemplateFields } from '../_shared/library.js';
 import { projectId } from '../_shared/params.js';
 import { webhookUrlField } from '../_shared/urls.js';
 
@@ -49,10 +48,10 @@ export default defineTool({
     kind: () => 'template_video' as const,
     async estimate(input, ctx) {
       const t = await templateOf(input.template_id, ctx);
-      const credits = templateCredits(t.credit);
-      // Not a plain figure: read it like a catalog text (a cap or range bounds it); else it is unpublished.
-      if (credits === undefined) return templateEstimate(ctx.config, t.id, t.credit);
-      return estimate(credits, `template "${t.title}" credit value "${t.credit}"`);
+      // The one price grammar reads the credit value (issue 27); image fields count for a per-image price.
+      const types = Object.fromEntries(Object.entries(t.require_fields).map(([k, f]) => [k, f.type]));
+      const e = templateEstimate(ctx.config, { id: t.id, credit: t.credit, types, fields: input.fields });
+      return { ...e, basis: `template "${t.title}": ${e.basis}` };
     },
     summary: (input) =>
       `template video from template ${input.template_id} (fields: ${Object.keys(input.fields).join(', ') || 'none'})`,

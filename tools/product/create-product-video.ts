@@ -4,14 +4,7 @@ import type { ProductEngine } from '../../src/client/types.js';
 import type { VendorLetter } from '../../src/config.js';
 import { defineTool } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import {
-  productHumanEstimate,
-  productV2Estimate,
-  SLOW_CHARS_PER_SECOND,
-  SLOW_WORDS_PER_SECOND,
-  scenesEstimate,
-  speechSecondsUpperBound,
-} from '../../src/paid/pricing/estimate.js';
+import { productHumanEstimate, productV2Estimate, scenesEstimate } from '../../src/paid/pricing/estimate.js';
 import { resolveVendors, vendorName } from '../../src/vendors.js';
 import { requireVoice } from '../_shared/catalog-ids.js';
 import { projectId, voiceId } from '../_shared/params.js';
@@ -100,17 +93,9 @@ export default defineTool({
           ? e
           : { ...e, basis: `${e.basis}; model omitted and its default is unpublished, so priced as pro` };
       }
-      if (input.voice_url !== undefined) {
-        // The audio's length cannot be measured locally, and a caller's audio_seconds is a claim, not a
-        // measurement: the upper tier, always.
-        return productHumanEstimate(undefined);
-      }
-      const seconds = speechSecondsUpperBound(input.script ?? '');
-      const e = productHumanEstimate(seconds);
-      return {
-        ...e,
-        basis: `${e.basis}; speech length bounded from the script at a slow ${SLOW_WORDS_PER_SECOND} words/s or ${SLOW_CHARS_PER_SECOND} characters/s, whichever is longer`,
-      };
+      // Neither a voice_url's length (a caller's audio_seconds is a claim, not a measurement) nor a script's
+      // spoken length (the platform's TTS pace is unpublished) is known before sending: the upper tier, always.
+      return productHumanEstimate(undefined);
     },
     summary: (i) =>
       i.engine === 'scenes'

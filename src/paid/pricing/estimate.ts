@@ -7,6 +7,7 @@
  */
 import type { Config } from '../../config.js';
 import { type Estimate, estimate } from '../../jobs/envelope.js';
+import { isMediaValue } from './media-values.js';
 import { boundPrice, NO_USAGE } from './price-bound.js';
 
 /**
@@ -76,37 +77,16 @@ export function productV2Estimate(): Estimate {
 }
 
 /**
- * Text-to-speech length is known only once the platform speaks the script, so the quote uses an upper bound:
- * the longer of words at a slow 1.5 words/s (90 a minute; ordinary speech is ~150) and characters at a slow
- * 10/s (ordinary ~15). Digits count as words each ("2025" is spoken as several). Never used to refuse input.
- */
-export const SLOW_WORDS_PER_SECOND = 1.5;
-export const SLOW_CHARS_PER_SECOND = 10;
-
-export function speechSecondsUpperBound(script: string): number {
-  const s = script.trim();
-  const words = s.split(/\s+/).filter(Boolean).length;
-  const digits = (s.match(/\d/g) ?? []).length;
-  // Scripts written without spaces (Chinese, Japanese, Korean, Thai): every character is a spoken unit, or
-  // an 83-character Chinese script would count as one "word" (issue 18 review; Mandarin runs ~4-5 chars/s).
-  const unspaced = (
-    s.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/gu) ?? []
-  ).length;
-  return Math.max(
-    Math.ceil((words + digits + unspaced) / SLOW_WORDS_PER_SECOND),
-    Math.ceil(s.length / SLOW_CHARS_PER_SECOND),
-  );
-}
-
-/**
- * <vendorM>-human by audio length. When the length is not known before sending (a script spoken by TTS), the
- * caller passes `undefined` and gets the upper price, so consent covers the worst case.
+ * <vendorM>-human by audio length. The length is not known before sending: a script is spoken by the platform's
+ * TTS at a pace nobody publishes (a guess from words or characters was beaten by a script of web addresses,
+ * issue 27), and a voice_url's length is a claim, not a measurement. So callers pass `undefined` and get the
+ * upper tier (the spec caps this engine's audio at 30 s: the 15-30 s tier is the most it charges).
  */
 export function productHumanEstimate(audioSeconds: number | undefined): Estimate {
   if (audioSeconds === undefined) {
     return estimate(
       PRODUCT_HUMAN_LONG_CREDITS,
-      'human engine: 100 credits under 15 s of audio, 200 for 15-30 s; audio length unknown before sending, so the upper price',
+      'human engine: 100 credits under 15 s of audio, 200 for 15-30 s (audio at most 30 s); audio length unknown before sending, so the upper price',
     );
   }
   const short = audioSeconds < PRODUCT_HUMAN_SHORT_LIMIT_S;
@@ -123,19 +103,35 @@ export function scenesEstimate(scenes: number, tier: 'fast' | 'pro'): Estimate {
   );
 }
 
+/** What a template call sends that its price may depend on: its fields and their types. */
+export interface TemplateCall {
+  id: string;
+  credit: string | number | undefined;
+  /** Field types by name (require_fields). */
+  types: Readonly<Record<string, string>>;
+  /** Field values by name, as sent. */
+  fields: Readonly<Record<string, string>>;
+}
+
+/** Field types whose value is text (the spec shows input, image, textarea); every other type is media. */
+const TEMPLATE_TEXT_TYPES = new Set(['input', 'textarea']);
+
 /**
- * Content library: "Cost follows the template's credit value", free text ("100", "150 credits", "100-200").
- * Read by the price grammar (docs/pricing.md); a value it cannot read in full ("from 100", "varies") is
- * unpublished → the operator table or the ceiling, with explicit consent.
+ * Content library: "Cost follows the template's credit value", free text ("150 credits", "0.5", "2 credits
+ * per reference image"). Read by the one price grammar (docs/pricing.md; issue 27: no reader of its own), a
+ * bare figure as API units; a value it cannot read in full ("from 100", "varies", "1.000") is unpublished →
+ * the operator table or the ceiling, with explicit consent. Media items for a per-image price: every field of a
+ * non-text type (image and any type the spec does not show) and every text field whose value is media-shaped.
  */
-export function templateEstimate(
-  config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
-  templateId: string,
-  credit: string | number | undefined,
-): Estimate {
-  const b = boundPrice(credit, NO_USAGE);
-  if (b.bounded) return estimate(b.credits, `the template's credit value ${JSON.stringify(credit)}`);
-  return unboundedEstimate(config, [`create_template_video:${templateId}`, 'create_template_video'], b.reason);
+export function templateEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>, t: TemplateCall): Estimate {
+  let media = 0;
+  for (const [name, value] of Object.entries(t.fields)) {
+    const type = (t.types[name] ?? '').toLowerCase();
+    if (!TEMPLATE_TEXT_TYPES.has(type) || isMediaValue(value)) media++;
+  }
+  const b = boundPrice(t.credit, { outputs: 1, seconds: undefined, media, settings: {} });
+  if (b.bounded) return estimate(b.credits, `the template's credit value ${JSON.stringify(t.credit)}: ${b.detail}`);
+  return unboundedEstimate(config, [`create_template_video:${t.id}`, 'create_template_video'], b.reason);
 }
 
 export function gestureEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>): Estimate {
@@ -178,16 +174,29 @@ export function familyEstimate(config: Pick<Config, 'priceTable' | 'maxCreditsPe
   );
 }
 
-/** Shoppable: the packs' credits when the packs answer carries them; the spec publishes no shoppable price. */
+/**
+ * Shoppable: the spec publishes neither a shoppable price nor the packs shape, so a pack's price bounds the
+ * quote only when it is a price text with its unit word ("300 credits", read by the price grammar): a bare
+ * number, or a field other than `credits`, proves nothing (issue 27). Several candidate prices (a video whose
+ * duration is not known): every one must be bounded, and the dearest applies.
+ */
 export function shoppableEstimate(
   config: Pick<Config, 'priceTable' | 'maxCreditsPerCall'>,
   media: 'image' | 'video',
-  packCredits: number | undefined,
+  prices: readonly (string | number)[] | undefined,
   category: string,
 ): Estimate {
-  if (packCredits !== undefined && Number.isFinite(packCredits) && packCredits >= 0) {
-    return estimate(packCredits, 'the pack’s credits figure from GET /shopable/packs');
-  }
   const tool = `create_shoppable_${media}`;
-  return unboundedEstimate(config, [`${tool}:${category}`, tool], `the packs list gives no price for this ${media}`);
+  const keys = [`${tool}:${category}`, tool];
+  if (prices === undefined) return unboundedEstimate(config, keys, `the packs list gives no price for this ${media}`);
+  if (prices.length === 0) {
+    return unboundedEstimate(config, keys, `the packs list prices no tier for this ${media}'s duration`);
+  }
+  let dearest: { credits: number; text: string } | undefined;
+  for (const p of prices) {
+    const b = boundPrice(p, NO_USAGE, { bare: 'unbounded' });
+    if (!b.bounded) return unboundedEstimate(config, keys, `the pack's ${b.reason}`);
+    if (!dearest || b.credits > dearest.credits) dearest = { credits: b.credits, text: String(p) };
+  }
+  return estimate(dearest!.credits, `the pack's credits ${JSON.stringify(dearest!.text)} from GET /shopable/packs`);
 }

@@ -16,6 +16,20 @@ export interface PriceUsage {
   media: number;
   /** Setting values by param name, published defaults included (`resolution: "720p"`). */
   settings: Readonly<Record<string, string>>;
+  /**
+   * Settings whose effect on the price nobody publishes (a free string on an unpublished model): bounded only
+   * when a listed tier of the price reads them, never assumed price-neutral.
+   */
+  unpublished?: readonly string[];
+}
+
+/** How to read a figure no unit word covers. */
+export interface PriceReading {
+  /**
+   * `api-units` (default): the dearer reading, ×100 (the spec writes enterprise prices as bare API units).
+   * `unbounded`: no bare figure is proof (a response whose field and unit nobody publishes: shoppable packs).
+   */
+  bare?: 'api-units' | 'unbounded';
 }
 
 /** A call that sends nothing a price could depend on (a template, a model resource's example). */
@@ -40,28 +54,39 @@ const UNIT_WORD: Record<PriceUnit, string> = {
   media: 'per media item',
 };
 
-type Pick = { credits: number; why: string } | { unknown: string };
+type Pick = { credits: number; why: string; read: string[] } | { unknown: string };
+
+/** The tier kinds a setting may select (by its name or by its value's shape). */
+function kindsOf(param: string, value: string): Exclude<LabelKind, 'seconds'>[] {
+  const v = value.toLowerCase();
+  return (['resolution', 'size'] as const).filter((k) => TIER_PARAMS[k].includes(param) || SHAPE[k].test(v));
+}
 
 /**
  * The amount of a term for this call. One amount: it. Tiers: the tier every selecting setting names (a
- * setting naming no listed tier → unknown); with no selecting setting, the dearest listed tier.
+ * setting naming no listed tier → unknown); with no selecting setting, the dearest listed tier. A setting
+ * that selects tiers of another kind than those listed (`resolution: "4k"` against size tiers) → unknown:
+ * the price then depends on something the text does not price, and the dearest tier of the listed kind is
+ * no bound of it.
  */
 function pickAmount(t: PriceTerm, u: PriceUsage): Pick {
   const first = t.amounts[0]!;
-  if (t.amounts.length === 1 && !first.label) return { credits: first.credits, why: '' };
+  if (t.amounts.length === 1 && !first.label) return { credits: first.credits, why: '', read: [] };
   const kind = first.label!.kind;
   const chosen: { param: string; value: string }[] = [];
   if (kind === 'seconds') {
     if (u.seconds !== undefined) chosen.push({ param: 'duration', value: `${u.seconds}s` });
-  } else {
-    for (const [param, value] of Object.entries(u.settings)) {
-      const v = value.toLowerCase();
-      if (TIER_PARAMS[kind].includes(param) || SHAPE[kind].test(v)) chosen.push({ param, value: v });
+  }
+  for (const [param, value] of Object.entries(u.settings)) {
+    const kinds = kindsOf(param, value);
+    if (kind !== 'seconds' && kinds.includes(kind)) chosen.push({ param, value: value.toLowerCase() });
+    else if (kinds.length > 0) {
+      return { unknown: `${param} "${value}" is a ${kinds[0]}, and the price text lists ${kind} tiers (${labels(t)})` };
     }
   }
   if (chosen.length === 0) {
     const dearest = t.amounts.reduce((a, b) => (b.credits > a.credits ? b : a));
-    return { credits: dearest.credits, why: `no ${kind} sent: the dearest tier, ${dearest.label!.value}` };
+    return { credits: dearest.credits, why: `no ${kind} sent: the dearest tier, ${dearest.label!.value}`, read: [] };
   }
   let best: PriceAmount | undefined;
   for (const { param, value } of chosen) {
@@ -71,7 +96,7 @@ function pickAmount(t: PriceTerm, u: PriceUsage): Pick {
     }
     if (!best || hit.credits > best.credits) best = hit;
   }
-  return { credits: best!.credits, why: `at ${best!.label!.value}` };
+  return { credits: best!.credits, why: `at ${best!.label!.value}`, read: chosen.map((c) => c.param) };
 }
 
 const labels = (t: PriceTerm) => t.amounts.map((a) => a.label?.value).join(', ');
@@ -88,16 +113,16 @@ function quantity(unit: PriceUnit, u: PriceUsage): number | undefined {
  * the larger reading is the bound.
  */
 /**
- * Readings the grammar accepts but cannot prove (issue 18 review), refused rather than read low:
- * - API units beside other figures: a figure without its own unit may be in API units (×100) or credits;
+ * Readings the grammar accepts but cannot prove (issues 18 and 27 reviews), refused rather than read low:
+ * - a text naming both displayed credits and API units: which word covers which figure is not certain;
  * - `1.000`-shaped numbers: a European thousands separator (1000) or a decimal (1);
  * - a tier label listed twice with different figures.
  */
 function ambiguity(text: string, terms: readonly PriceTerm[]): string | undefined {
-  const amounts = terms.reduce((n, t) => n + t.amounts.length, 0);
-  if (/\bapi\b/i.test(text) && amounts > 1)
-    return 'mixes API units with other figures; the unit of each is not certain';
-  if (/(?<![\d.])\d{1,3}\.\d{3}(?!\d)/.test(text)) return 'a number like "1.000" may be a thousand or one';
+  if (/\bapi\b/i.test(text) && /\bcredits?\b(?!\s+units?\b)/i.test(text.replace(/\bapi\s+credits?\b/gi, 'api')))
+    return 'names both displayed credits and API units; the unit of each figure is not certain';
+  // A lone leading 0 is never a thousands group: "0.150" is a decimal.
+  if (/(?<![\d.])[1-9]\d{0,2}\.\d{3}(?!\d)/.test(text)) return 'a number like "1.000" may be a thousand or one';
   for (const t of terms) {
     const seen = new Map<string, number>();
     for (const a of t.amounts) {
@@ -110,20 +135,30 @@ function ambiguity(text: string, terms: readonly PriceTerm[]): string | undefine
   return undefined;
 }
 
-export function boundPrice(text: string | number | undefined | null, u: PriceUsage): PriceBound {
+export function boundPrice(
+  text: string | number | undefined | null,
+  u: PriceUsage,
+  reading: PriceReading = {},
+): PriceBound {
   const parsed = parsePrice(text);
   const quoted = JSON.stringify(text ?? '');
   if (!parsed.ok) return { bounded: false, reason: `price text ${quoted}: ${parsed.reason}` };
   const ambiguous = ambiguity(String(text), parsed.terms);
   if (ambiguous) return { bounded: false, reason: `price text ${quoted}: ${ambiguous}` };
+  const bare = parsed.terms.some((t) => t.amounts.some((a) => a.bare));
+  if (bare && reading.bare === 'unbounded') {
+    return { bounded: false, reason: `price text ${quoted}: a figure without a unit word proves no price here` };
+  }
   if (u.outputs === undefined) {
     return { bounded: false, reason: `price text ${quoted}: the number of outputs is not known before the job` };
   }
   let total = 0;
   const parts: string[] = [];
+  const read = new Set<string>();
   for (const t of parsed.terms) {
     const pick = pickAmount(t, u);
     if ('unknown' in pick) return { bounded: false, reason: `price text ${quoted}: ${pick.unknown}` };
+    for (const p of pick.read) read.add(p);
     const times = quantity(t.unit, u);
     if (times === undefined) {
       return { bounded: false, reason: `price text ${quoted} is per second and the duration is not known` };
@@ -134,7 +169,14 @@ export function boundPrice(text: string | number | undefined | null, u: PriceUsa
       `${pick.credits} ${UNIT_WORD[t.unit]}${why}${t.unit === 'second' || t.unit === 'media' ? ` × ${times}` : ''}`,
     );
   }
-  const outputs = u.outputs === 1 ? '' : `, × ${u.outputs} outputs`;
+  const unread = (u.unpublished ?? []).filter((p) => !read.has(p));
+  if (unread.length > 0) {
+    return {
+      bounded: false,
+      reason: `params.${unread[0]}: its effect on the price is not published, and no tier of ${quoted} names it`,
+    };
+  }
+  const outputs = `${u.outputs === 1 ? '' : `, × ${u.outputs} outputs`}${bare ? '; figures without a unit word read as API units (×100)' : ''}`;
   // API-unit prices can be fractional: round up, the charge is never above the bound.
   return { bounded: true, credits: Math.ceil(total * u.outputs - 1e-9) || 0, detail: `${parts.join(' + ')}${outputs}` };
 }

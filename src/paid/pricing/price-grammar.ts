@@ -26,6 +26,12 @@ export interface TierLabel {
 export interface PriceAmount {
   credits: number;
   label?: TierLabel;
+  /**
+   * No unit word covers this figure (`0.5 per generation`, the `1.0` of `0.5 for 10 s, 1.0 for 15 s`):
+   * `credits` holds the dearer reading, API units (×100; spec convention 4 and the spec's own enterprise
+   * prices are bare API units). `price-bound.ts` may refuse such a figure instead (shoppable packs).
+   */
+  bare?: boolean;
 }
 
 /** A matched term: every amount it names (several only for tiers). */
@@ -50,7 +56,13 @@ export const CURRENCIES: Readonly<Record<string, number>> = {
   'api credit units': 100,
 };
 
+/** What a bare figure means: API units, the dearer of "displayed credits" and "API units". */
+export const BARE_FACTOR = CURRENCIES['api units']!;
+
 export const PER: readonly string[] = ['per', '/'];
+
+/** Between the items of a duration-tier list ("0.5 for 10 seconds and 1.0 for 15 seconds", the spec's own). */
+export const LIST_SEPARATORS: readonly string[] = [',', 'and', ', and'];
 
 export const UNITS: Readonly<Record<string, PriceUnit>> = {
   generation: 'call',
@@ -86,7 +98,7 @@ export const SECOND_WORDS: readonly string[] = ['s', 'sec', 'secs', 'second', 's
 export type Element =
   | { el: 'num'; as: string }
   | { el: 'lit'; text: string }
-  | { el: 'phrase'; of: 'currency' | 'per' | 'unit' | 'setting' | 'seconds'; as?: string }
+  | { el: 'phrase'; of: 'currency' | 'per' | 'unit' | 'setting' | 'seconds' | 'separator'; as?: string }
   | { el: 'label'; as: string }
   | { el: 'opt'; seq: readonly Element[] }
   | { el: 'list'; as: string; item: readonly Element[]; sep: readonly Element[] };
@@ -111,8 +123,15 @@ const perUnit: Element[] = [
   { el: 'phrase', of: 'unit', as: 'unit' },
 ];
 
-/** Captures → numbers: the currency factor (credits unless "API units") and the unit (per call if none). */
-const factor = (c: Captures) => CURRENCIES[(c.currency as string | undefined) ?? 'credits']!;
+/**
+ * A figure in displayed credits: by the unit word written with it (`own`), else by its term's (`term`: a range's
+ * or a tier list's one word covers its figures), else bare — read as API units, the dearer reading.
+ */
+function amount(value: number, own: Captures, term?: Captures): PriceAmount {
+  const word = (own.currency ?? term?.currency) as string | undefined;
+  if (word === undefined) return { credits: value * BARE_FACTOR, bare: true };
+  return { credits: value * CURRENCIES[word]! };
+}
 const unitOf = (c: Captures): PriceUnit => (c.unit === undefined ? 'call' : UNITS[c.unit as string]!);
 const n = (c: Captures, key: string) => c[key] as number;
 
@@ -127,13 +146,13 @@ export const FORMS: readonly PriceForm[] = [
     name: 'amount',
     example: '150 credits',
     pattern: [num('n'), currency],
-    build: (c) => ({ form: 'amount', unit: 'call', amounts: [{ credits: n(c, 'n') * factor(c) }] }),
+    build: (c) => ({ form: 'amount', unit: 'call', amounts: [amount(n(c, 'n'), c)] }),
   },
   {
     name: 'per-unit',
     example: '6 credits per image',
     pattern: [num('n'), currency, ...perUnit],
-    build: (c) => ({ form: 'per-unit', unit: unitOf(c), amounts: [{ credits: n(c, 'n') * factor(c) }] }),
+    build: (c) => ({ form: 'per-unit', unit: unitOf(c), amounts: [amount(n(c, 'n'), c)] }),
   },
   {
     name: 'tiered',
@@ -148,15 +167,14 @@ export const FORMS: readonly PriceForm[] = [
       {
         el: 'list',
         as: 'tiers',
-        item: [{ el: 'label', as: 'label' }, opt(lit(':')), num('n'), opt({ el: 'phrase', of: 'currency' })],
+        item: [{ el: 'label', as: 'label' }, opt(lit(':')), num('n'), currency],
         sep: [lit(',')],
       },
       lit(')'),
     ],
     build: (c) => {
-      const f = factor(c);
-      const tiers = (c.tiers as Captures[]).map((t) => ({ credits: n(t, 'n') * f, label: t.label as TierLabel }));
-      const amounts = oneKind([{ credits: n(c, 'n') * f, label: c.at as TierLabel }, ...tiers]);
+      const tiers = (c.tiers as Captures[]).map((t) => ({ ...amount(n(t, 'n'), t, c), label: t.label as TierLabel }));
+      const amounts = oneKind([{ ...amount(n(c, 'n'), c), label: c.at as TierLabel }, ...tiers]);
       return amounts && { form: 'tiered', unit: unitOf(c), amounts };
     },
   },
@@ -165,9 +183,7 @@ export const FORMS: readonly PriceForm[] = [
     example: '10-12 credits per image',
     pattern: [num('lo'), lit('-'), num('hi'), currency, opt(...perUnit)],
     build: (c) =>
-      n(c, 'lo') <= n(c, 'hi')
-        ? { form: 'range', unit: unitOf(c), amounts: [{ credits: n(c, 'hi') * factor(c) }] }
-        : undefined,
+      n(c, 'lo') <= n(c, 'hi') ? { form: 'range', unit: unitOf(c), amounts: [amount(n(c, 'hi'), c)] } : undefined,
   },
   {
     name: 'range-depending',
@@ -183,14 +199,14 @@ export const FORMS: readonly PriceForm[] = [
     ],
     build: (c) =>
       n(c, 'lo') <= n(c, 'hi')
-        ? { form: 'range-depending', unit: unitOf(c), amounts: [{ credits: n(c, 'hi') * factor(c) }] }
+        ? { form: 'range-depending', unit: unitOf(c), amounts: [amount(n(c, 'hi'), c)] }
         : undefined,
   },
   {
     name: 'up-to',
     example: 'up to 8 credits per image',
     pattern: [lit('up to'), num('n'), currency, opt(...perUnit)],
-    build: (c) => ({ form: 'up-to', unit: unitOf(c), amounts: [{ credits: n(c, 'n') * factor(c) }] }),
+    build: (c) => ({ form: 'up-to', unit: unitOf(c), amounts: [amount(n(c, 'n'), c)] }),
   },
   {
     name: 'duration-tiers',
@@ -200,14 +216,15 @@ export const FORMS: readonly PriceForm[] = [
         el: 'list',
         as: 'tiers',
         item: [num('n'), currency, lit('for'), num('s'), { el: 'phrase', of: 'seconds' }],
-        sep: [lit(',')],
+        sep: [{ el: 'phrase', of: 'separator' }],
       },
     ],
+    // Each tier stands alone: a bare figure in one is read as API units even when another names credits.
     build: (c) => ({
       form: 'duration-tiers',
       unit: 'call',
       amounts: (c.tiers as Captures[]).map((t) => ({
-        credits: n(t, 'n') * factor(t),
+        ...amount(n(t, 'n'), t),
         label: { kind: 'seconds' as const, value: `${n(t, 's')}s` },
       })),
     }),

@@ -9,6 +9,7 @@ import {
   type Element,
   FORMS,
   type LabelKind,
+  LIST_SEPARATORS,
   PER,
   type PriceTerm,
   SECOND_WORDS,
@@ -64,6 +65,7 @@ const PHRASES: Record<Extract<Element, { el: 'phrase' }>['of'], string[][]> = {
   unit: words(Object.keys(UNITS)),
   setting: words(SETTING_WORDS),
   seconds: words(SECOND_WORDS),
+  separator: words(LIST_SEPARATORS),
 };
 
 function words(phrases: readonly string[]): string[][] {

@@ -33,7 +33,7 @@ import {
   validateJBroll,
   validateR2v,
 } from './video.js';
-import { WORDING_MODELS } from './wordings.js';
+import { BARE_MODELS, WORDING_MODELS } from './wordings.js';
 
 export interface CatalogModel {
   model: string;
@@ -98,7 +98,7 @@ export function buildCatalog(v: VendorMap): CatalogModel[] {
     entry(
       `${D}-imagine-video-1-5-r2v`,
       'video',
-      '6 credits per second at 720p (480p 4, 1080p 10) plus 2 per reference image',
+      '6 credits per second at 720p (480p 4, 1080p 10) plus 2 credits per reference image',
       validateR2v,
     ),
     entry(`${K}-v3-edit`, 'image', '20 credits per image', validateKV3Edit),
@@ -109,16 +109,19 @@ export function buildCatalog(v: VendorMap): CatalogModel[] {
     entry(`${E}-h3-max-3d-to-video`, 'video', '80 credits per generation at 720p (1080p 160)', validateE3dToVideo, {
       stringStatus: true,
     }),
-    entry(`${D}-video-t2v`, 'video', '50 credits for 10 s, 100 credits for 15 s', validateDT2v),
+    // The spec's own wording: bare figures, API units (0.5 = 50 credits, 1.0 = 100).
+    entry(`${D}-video-t2v`, 'video', '0.5 for 10 seconds and 1.0 for 15 seconds', validateDT2v),
     // "Other catalog models": text-to-image families and edit variants whose params the spec does not show.
     entry('flux-2-pro', 'image', '10-12 credits per image', textToImage(12)),
     entry('imagen-4', 'image', 'up to 8 credits per image', textToImage(8)),
     entry('seedream-4', 'image', '6 credits per image', textToImage(6)),
     entry(`${K}-v3`, 'image', '10 credits per image', textToImage(10)),
-    entry('seedream-4-edit', 'image', '6 credits per image plus 1 per reference image', genericEdit(6, 10, 1)),
+    entry('seedream-4-edit', 'image', '6 credits per image plus 1 credit per reference image', genericEdit(6, 10, 1)),
     entry('flux-2-pro-edit', 'image', 'from 15 credits per image', genericEdit(15, 4, 5)),
     // Wordings the price grammar does not accept (issue 18), charged what each text plainly says.
     ...WORDING_MODELS.map((m) => entry(m.model, m.media, m.credits, m.validate)),
+    // Bare figures, API units (issue 27).
+    ...BARE_MODELS.map((m) => entry(m.model, m.media, m.credits, m.validate)),
   ];
 }
 

@@ -103,3 +103,59 @@ export const WORDING_MODELS: readonly WordingModel[] = [
     validate: image(() => 10),
   },
 ];
+
+/**
+ * Sandbox models priced in bare figures, as the spec writes enterprise prices ("0.5 for 10 seconds and 1.0 for
+ * 15 seconds"): API units, charged ×100 (issue 27). A server reading them as displayed credits under-quotes
+ * each a hundredfold, which the property test (test/invariants/quote-properties.test.ts) then catches.
+ */
+export const BARE_MODELS: readonly WordingModel[] = [
+  { model: 'bare-1-gen', media: 'image', credits: '0.5 per generation', validate: image(() => 50) },
+  { model: 'bare-1-flat', media: 'image', credits: '0.1', validate: image(() => 10) },
+  { model: 'bare-1-image', media: 'image', credits: '0.06 per image', validate: image(() => 6) },
+  {
+    model: 'bare-1-t2v',
+    media: 'video',
+    credits: '0.5 for 10 s, 1.0 for 15 s',
+    validate: video(10, (s) => (s <= 10 ? 50 : 100)),
+  },
+  {
+    model: 'bare-1-tiers',
+    media: 'image',
+    credits: '0.15 per image at 1K (2K 0.2, 4K 0.3)',
+    validate: image((p) => ({ '2k': 20, '4k': 30 })[res(p)] ?? 15),
+  },
+  {
+    model: 'api-1-tiers',
+    media: 'image',
+    credits: '0.15 API units per image at 1K (2K 0.2, 4K 0.3)',
+    validate: image((p) => ({ '2k': 20, '4k': 30 })[res(p)] ?? 15),
+  },
+  {
+    model: 'api-1-t2v',
+    media: 'video',
+    credits: '0.5 API credit units for 10 s, 1 for 15 s',
+    validate: video(10, (s) => (s <= 10 ? 50 : 100)),
+  },
+  {
+    model: 'bare-1-edit',
+    media: 'image',
+    credits: '6 credits per image plus 0.01 per reference image',
+    validate: (params: Body, env: RuleEnv, model: string) => {
+      const q = image(() => 6)(params, env, model);
+      return { ...q, credits: q.credits + referenceMedia(params) };
+    },
+  },
+];
+
+/** Every media item a call carries, under any key (as the server counts them for a per-reference price). */
+function referenceMedia(params: Body): number {
+  let n = 0;
+  const visit = (v: unknown) => {
+    if (typeof v === 'string') n += /^(https?:|data:|upload:)/i.test(v.trim()) ? 1 : 0;
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(params);
+  return n;
+}

@@ -4,9 +4,11 @@
  * Insufficient credits answer 402. Unknown `category` filters answer 400 rather than an empty list, so a
  * typo is not mistaken for "no templates".
  */
+
 import { randomUUID } from 'node:crypto';
 import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, bad } from '../check.js';
+import { simCharge } from '../price-text.js';
 import { type SimContext, SimHttpError, type SimJob, type SimRoute } from '../types.js';
 import { jobOr404, ok, optionalProjectId, optionalWebhook, progressOf } from './common.js';
 
@@ -87,7 +89,9 @@ export const libraryRoutes: SimRoute[] = [
         if (field.max !== undefined && v.length > field.max) bad(`${name}: must be at most ${field.max} characters`);
       }
       const projectId = ctx.projects.resolve(req.account, projectIdIn);
-      const price = Number(template.credit);
+      // Reference images: the template's image-type fields (what the platform fetches).
+      const images = Object.values(template.require_fields).filter((f) => f.type === 'image').length;
+      const price = simCharge(template.credit, images);
       ctx.charge(req.account, price, 402);
       const job = ctx.jobs.create({
         id: randomUUID(),

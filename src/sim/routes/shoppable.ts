@@ -4,14 +4,15 @@
  * The spec shows neither the packs shape, the generate response nor the allowed durations, so the simulator
  * defines them:
  * - GET /shopable/packs → data `{categories: [{value, label, formats: string[], aspect_ratios: string[],
- *   durations: string[], credits: {image, video}, defaults: {format, aspect_ratio, duration}}]}`, credits in
- *   displayed credits per generation.
+ *   durations: string[], credits: {image, video}, defaults: {format, aspect_ratio, duration}}]}`, credits as
+ *   price texts with their unit word ("300 credits") per generation.
  * - generate → data `{id, status: 'processing', credits_charged}`.
  * - videos: `image_urls` 1-4 public URLs; `duration` a string from the category's `durations`.
  */
 
 import { simJobOf } from '../../jobs/kinds/index.js';
 import { asBody, type Body, bad, optionalString, requireString, requireStringArray } from '../check.js';
+import { simCharge } from '../price-text.js';
 import type { SimAccount, SimContext, SimPackCategory, SimRoute } from '../types.js';
 import { jobOr404, ok, requirePublicUrl, videoStatus } from './common.js';
 
@@ -54,7 +55,7 @@ export const shoppableRoutes: SimRoute[] = [
       const body = asBody(req.json);
       const pack = packFields(body, ctx);
       requirePublicUrl(body, 'image_url', ctx);
-      return start(ctx, req.account, simJobOf('shoppable_image'), 'image', pack.credits.image);
+      return start(ctx, req.account, simJobOf('shoppable_image'), 'image', simCharge(pack.credits.image, 0));
     },
   },
   {
@@ -75,7 +76,7 @@ export const shoppableRoutes: SimRoute[] = [
       if (!pack.durations.includes(body.duration)) {
         bad(`duration: must be one of ${pack.durations.join(', ')} for ${pack.value}`);
       }
-      return start(ctx, req.account, simJobOf('shoppable_video'), 'video', pack.credits.video);
+      return start(ctx, req.account, simJobOf('shoppable_video'), 'video', simCharge(pack.credits.video, 0));
     },
   },
   {

@@ -7,7 +7,7 @@ import { type Harness, startHarness, structured, text } from '../../helpers/harn
 const TOOL = 'create_shoppable_image';
 const POSTS = { method: 'POST', path: '/shopable/images' } as const;
 // Seeded sim pack (src/sim/seed.ts): beauty = formats product_showcase/before_after/lifestyle, ratios 9:16/1:1/4:5,
-// image price 100.
+// image price "100 credits".
 const BASE = { category: 'beauty', format: 'before_after', image_url: 'https://cdn.example.com/serum.png' };
 
 let h: Harness;
@@ -38,7 +38,8 @@ describe('create_shoppable_image', () => {
     expect(s).toMatchObject({
       status: 'submitted',
       kind: 'shoppable_image',
-      estimate: { credits: pack.credits.image },
+      // The sandbox's packs say "100 credits": a price text with its unit word (issue 27).
+      estimate: { credits: Number.parseInt(pack.credits.image, 10), bounded: true },
     });
     expect(String(s.estimate && (s.estimate as { basis: string }).basis)).toContain('/shopable/packs');
     expect(s.handle).toMatch(/^shoppable_image:/);
@@ -110,5 +111,30 @@ describe('create_shoppable_image', () => {
   it('accepts a context at the bound', async () => {
     const r = await h.call(TOOL, { ...BASE, context: 'x'.repeat(2000) });
     expect(r.isError, text(r)).toBeFalsy();
+  });
+});
+
+/**
+ * Issue 27: the packs shape is unpublished, so only a price text with its unit word under `credits` bounds the
+ * quote. `price`, `cost` and bare numbers were read as displayed credits and auto-approved.
+ */
+describe('create_shoppable_image: pack prices the server cannot prove are unbounded (issue 27)', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['a `price` field', { price: { image: 10, video: 10 } }],
+    ['a `cost` field', { cost: '10' }],
+    ['a bare number under `credits`', { credits: { image: 10, video: 10 } }],
+    ['a numeric string under `credits`', { credits: { image: '10', video: '10' } }],
+  ])('%s: confirmation required, nothing sent', async (_name, price) => {
+    const q = await startHarness({ tools: [createShoppableImage] as unknown as ToolSpec[] });
+    try {
+      const pack = q.sim.data.packs.find((p) => p.value === 'beauty')! as unknown as Record<string, unknown>;
+      delete pack.credits;
+      Object.assign(pack, price);
+      const r = await q.call(TOOL, BASE, { raw: true });
+      expect(structured(r)).toMatchObject({ status: 'confirmation_required', estimate: { bounded: false } });
+      expect(q.sim.log.count(POSTS)).toBe(0);
+    } finally {
+      await q.close();
+    }
   });
 });

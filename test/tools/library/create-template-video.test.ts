@@ -47,7 +47,7 @@ describe('create_template_video', () => {
     expect(s).toMatchObject({
       status: 'submitted',
       kind: 'template_video',
-      estimate: { credits: Number(spotlight.credit), api_units: Number(spotlight.credit) / 100 },
+      estimate: { credits: 200, api_units: 2 }, // "200 credits"
     });
     expect(s.handle).toMatch(/^template_video:/);
     expect(h.sim.log.count(POSTS)).toBe(1);
@@ -87,7 +87,7 @@ describe('create_template_video', () => {
     try {
       const args = { template_id: spotlight.id, fields: { ...SPOTLIGHT_FIELDS, product_name: 'Quoted' } };
       const first = structured(await q.call(TOOL, args));
-      expect(first).toMatchObject({ status: 'confirmation_required', estimate: { credits: Number(spotlight.credit) } });
+      expect(first).toMatchObject({ status: 'confirmation_required', estimate: { credits: 200 } });
       expect(h.sim.log.count(POSTS)).toBe(0);
       const second = structured(await q.call(TOOL, { ...args, confirmation_token: first.confirmation_token }));
       expect(second.status).toBe('submitted');
@@ -123,6 +123,60 @@ describe('create_template_video', () => {
     } finally {
       await q.close();
     }
+  });
+
+  /**
+   * Issue 27: the template's credit value goes through the one price grammar (no regex reader of its own): a
+   * bare figure is API units, "1.000" is unbounded, and a per-reference-image term counts the image fields.
+   */
+  describe('template prices read by the one grammar (issue 27)', () => {
+    const withTemplate = async (
+      credit: string,
+      run: (q: Harness, id: string, fields: Record<string, string>) => Promise<void>,
+    ) => {
+      const q = await startHarness({ tools: [createTemplateVideo] as unknown as ToolSpec[] });
+      try {
+        // "Before / after": two image fields and a caption.
+        const base = q.sim.data.templates.find((t) => t.title === 'Before / after')!;
+        const t = { ...base, id: '6f1c2a9e-3b7d-4c1a-9e55-0a1b2c3d4e27', credit };
+        q.sim.data.templates.push(t);
+        const fields = {
+          before_image: 'https://cdn.example.com/a.png',
+          after_image: 'https://cdn.example.com/b.png',
+          caption: 'x',
+        };
+        await run(q, t.id, fields);
+      } finally {
+        await q.close();
+      }
+    };
+    const balance = (q: Harness) => q.sim.accounts.get(q.sim.apiKey)!.credits;
+
+    it('"1.000" (a thousand in many locales) is unbounded and not sent; it was quoted 1 credit and sent', async () => {
+      await withTemplate('1.000', async (q, id, fields) => {
+        const r = await q.call(TOOL, { template_id: id, fields }, { raw: true });
+        expect(structured(r)).toMatchObject({ status: 'confirmation_required', estimate: { bounded: false } });
+        expect(q.sim.log.count(POSTS)).toBe(0);
+      });
+    });
+
+    it('"0.5" is quoted as API units (50), never 1 credit, and the charge is within it', async () => {
+      await withTemplate('0.5', async (q, id, fields) => {
+        const before = balance(q);
+        const s = structured(await q.call(TOOL, { template_id: id, fields }, { raw: true }));
+        expect(s).toMatchObject({ status: 'submitted', estimate: { credits: 50, bounded: true } });
+        expect(before - balance(q)).toBeLessThanOrEqual(50);
+      });
+    });
+
+    it('a price per reference image counts the template image fields', async () => {
+      await withTemplate('100 credits plus 5 credits per reference image', async (q, id, fields) => {
+        const before = balance(q);
+        const s = structured(await q.call(TOOL, { template_id: id, fields }, { raw: true }));
+        expect(s).toMatchObject({ status: 'submitted', estimate: { credits: 110, bounded: true } });
+        expect(before - balance(q)).toBe(110);
+      });
+    });
   });
 
   const rejected: [string, () => Record<string, unknown>, RegExp][] = [

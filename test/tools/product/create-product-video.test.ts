@@ -57,13 +57,21 @@ describe('create_product_video', () => {
     await completes(s.handle!);
   });
 
-  it('human: a short script is priced at 100 from its estimated length, to completion', async () => {
+  // Issue 27: the spoken length is unpublished (a script of web addresses beat the old words/characters guess),
+  // so a script is always quoted at the upper tier.
+  it('human: a short script is priced at the upper tier, 200 (its spoken length is not known), to completion', async () => {
     const r = await h.call(TOOL, { engine: 'human', image_url: IMAGE, script: 'Try it today.', voice_id: voiceId });
     const s = structured(r);
-    expect(s).toMatchObject({ status: 'submitted', estimate: { credits: 100 } });
-    expect((s.estimate as { basis: string }).basis).toMatch(/1.5 words\/s or 10 characters\/s/);
+    expect(s).toMatchObject({ status: 'submitted', estimate: { credits: 200, bounded: true } });
+    expect((s.estimate as { basis: string }).basis).toMatch(/unknown/);
     expect(sent().path).toBe(`/product-in-hand/${h.sim.vendors.M}-human/generate`);
     await completes(s.handle!);
+  });
+
+  it('human: a script of web addresses is priced at 200 (the old guess said 100)', async () => {
+    const script = 'https://a.example/x https://b.example/y';
+    const s = structured(await h.call(TOOL, { engine: 'human', image_url: IMAGE, script, voice_id: voiceId }));
+    expect(s.estimate).toMatchObject({ credits: 200 });
   });
 
   it('human: a long script is priced at 200', async () => {

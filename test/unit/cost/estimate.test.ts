@@ -9,7 +9,6 @@ import {
   productV2Estimate,
   scenesEstimate,
   shoppableEstimate,
-  speechSecondsUpperBound,
   talkingVideoEstimate,
   templateEstimate,
   unboundedEstimate,
@@ -17,6 +16,12 @@ import {
 } from '../../../src/paid/pricing/estimate.js';
 
 const CONFIG = { priceTable: {}, maxCreditsPerCall: 2000 };
+/** A template call: its credit value, field types and values (none by default). */
+const tpl = (
+  credit: string | number | undefined,
+  fields: Record<string, string> = {},
+  types: Record<string, string> = {},
+) => templateEstimate(CONFIG, { id: 't', credit, types, fields });
 const TABLE = {
   priceTable: { animate_gesture: 150, 'create_family_video:seedance-2.5': 400, create_family_video: 300 },
   maxCreditsPerCall: 2000,
@@ -42,19 +47,54 @@ describe('spec prices', () => {
     expect(scenesEstimate(3, 'fast').credits).toBe(300);
   });
 
-  it('template credit string: every number read; no bound → unbounded, never refused or guessed', () => {
-    expect(templateEstimate(CONFIG, 't', '200')).toMatchObject({ credits: 200, bounded: true });
-    expect(templateEstimate(CONFIG, 't', '150 credits').credits).toBe(150);
-    expect(templateEstimate(CONFIG, 't', 250).credits).toBe(250);
-    expect(templateEstimate(CONFIG, 't', '100-300 credits').credits).toBe(300);
-    expect(templateEstimate(CONFIG, 't', 'free-ish')).toMatchObject({ credits: 2000, bounded: false });
-    expect(templateEstimate(CONFIG, 't', 'from 100')).toMatchObject({ credits: 2000, bounded: false });
-    expect(templateEstimate(CONFIG, 't', undefined)).toMatchObject({ bounded: false });
+  it('template credit string: the one price grammar; no bound → unbounded, never refused or guessed', () => {
+    expect(tpl('150 credits')).toMatchObject({ credits: 150, bounded: true });
+    expect(tpl('1,000 credits').credits).toBe(1000);
+    expect(tpl('1 API unit').credits).toBe(100);
+    expect(tpl('2.5 api credit units').credits).toBe(250);
+    expect(tpl('150 Credits.').credits).toBe(150);
+    expect(tpl('100-300 credits').credits).toBe(300);
+    for (const text of ['free-ish', 'from 100', 'varies', '300 to 200', 'about 100', '100 + 20', '-5', '']) {
+      expect(tpl(text), text).toMatchObject({ credits: 2000, bounded: false });
+    }
+    expect(tpl(undefined)).toMatchObject({ bounded: false });
+  });
+
+  it('issue 27: a bare template figure is read as API units, never as displayed credits', () => {
+    // Before: "200" was 200 credits and "0.5" was 0.5 (rounded to 1), a hundredth of the dearer reading.
+    expect(tpl('200')).toMatchObject({ credits: 20_000, bounded: true });
+    expect(tpl('0.5')).toMatchObject({ credits: 50, bounded: true });
+    expect(tpl(250).credits).toBe(25_000);
+    expect(tpl('12.5').credits).toBe(1250);
+    expect(tpl('100-200')).toMatchObject({ credits: 20_000, bounded: true });
+  });
+
+  it('issue 27: "1.000" (a thousand in many locales) is unbounded, never 1 credit', () => {
+    expect(tpl('1.000')).toMatchObject({ credits: 2000, bounded: false, basis: expect.stringContaining('1.000') });
+    expect(tpl('1.000 credits')).toMatchObject({ bounded: false });
+  });
+
+  it('issue 27: a template priced per reference image counts its image fields and media-shaped text fields', () => {
+    const types = { photo: 'image', logo: 'image', headline: 'input', story: 'textarea', clip: 'video' };
+    const fields = {
+      photo: 'https://cdn.example.com/a.png',
+      logo: 'https://cdn.example.com/b.png',
+      headline: 'Hello',
+      story: 'https://cdn.example.com/c.png',
+      clip: 'https://cdn.example.com/d.mp4',
+    };
+    // photo, logo, clip (non-text types) and story (a URL in a text field): 4.
+    expect(tpl('10 credits per reference image', fields, types)).toMatchObject({ credits: 40, bounded: true });
+    expect(tpl('100 credits plus 5 credits per reference image', fields, types).credits).toBe(120);
+    expect(tpl('10 credits per reference image', { headline: 'Hi' }, { headline: 'input' })).toMatchObject({
+      credits: 0,
+      bounded: true,
+    });
   });
 
   it('templates go through the price grammar: a clause it cannot read is unbounded', () => {
-    expect(templateEstimate(CONFIG, 't', '100 credits; HD +50')).toMatchObject({ bounded: false });
-    expect(templateEstimate(CONFIG, 't', '100 credits per second')).toMatchObject({ bounded: false });
+    expect(tpl('100 credits; HD +50')).toMatchObject({ bounded: false });
+    expect(tpl('100 credits per second')).toMatchObject({ bounded: false });
   });
 
   it('a bounded 0 for a billable call is not a quote: it becomes unbounded (operator table or ceiling)', () => {
@@ -62,8 +102,8 @@ describe('spec prices', () => {
     expect(
       finaliseEstimate({ priceTable: { run_model: 70 }, maxCreditsPerCall: 2000 }, 'run_model', estimate(0, 'x')),
     ).toMatchObject({ credits: 70, bounded: false });
-    expect(templateEstimate(CONFIG, 't', '0')).toMatchObject({ credits: 0, bounded: true });
-    expect(finaliseEstimate(CONFIG, 't', templateEstimate(CONFIG, 't', '0'))).toMatchObject({ bounded: false });
+    expect(tpl('0')).toMatchObject({ credits: 0, bounded: true });
+    expect(finaliseEstimate(CONFIG, 't', tpl('0'))).toMatchObject({ bounded: false });
     const fine = estimate(12, 'x');
     expect(finaliseEstimate(CONFIG, 'run_model', fine)).toBe(fine);
     const negative = estimate(-60, 'x');
@@ -86,17 +126,8 @@ describe('spec prices', () => {
     expect(familyEstimate(TABLE, 'seedance-2.0').credits).toBe(300);
     expect(familyEstimate(CONFIG, 'seedance-2.5')).toMatchObject({ credits: 2000, bounded: false });
     expect(shoppableEstimate(CONFIG, 'video', undefined, 'ugc')).toMatchObject({ credits: 2000, bounded: false });
-    expect(shoppableEstimate(CONFIG, 'image', 100, 'ugc')).toMatchObject({ credits: 100, bounded: true });
+    expect(shoppableEstimate(CONFIG, 'image', ['100 credits'], 'ugc')).toMatchObject({ credits: 100, bounded: true });
     expect(unboundedEstimate(CONFIG, ['x'], 'why').api_units).toBe(20);
-  });
-
-  it('speech length bound: words and characters at a slow pace, whichever is longer', () => {
-    // 70 short words: 140 characters (14 s at 10/s) but 47 s at 1.5 words/s.
-    expect(speechSecondsUpperBound(Array(70).fill('a').join(' '))).toBe(47);
-    // Long words: characters dominate.
-    expect(speechSecondsUpperBound('internationalisation '.repeat(10))).toBe(21);
-    // Digits are spoken as words.
-    expect(speechSecondsUpperBound('1234567890')).toBe(8);
   });
 
   it('upscale: the informational quote proves no bound (unbounded, never below the quote)', () => {
@@ -113,11 +144,29 @@ describe('spec prices', () => {
   });
 });
 
-describe('speech length of scripts without spaces (issue 18 review)', () => {
-  it('an 83-character Chinese script is bounded at 15 s or more (the 200-credit tier)', () => {
-    const script = '这是一个关于我们新产品的视频脚本，它非常好用，价格实惠，适合每一个家庭使用。'
-      .repeat(2)
-      .slice(0, 83);
-    expect(speechSecondsUpperBound(script)).toBeGreaterThanOrEqual(15);
+describe('shoppable pack prices (issue 27)', () => {
+  it('a bare number proves nothing: the packs shape and its unit are unpublished', () => {
+    for (const p of [100, '100', '0.5']) {
+      expect(shoppableEstimate(CONFIG, 'image', [p], 'ugc'), String(p)).toMatchObject({
+        credits: 2000,
+        bounded: false,
+      });
+    }
+  });
+
+  it('a price text with its unit word bounds; several candidates: all bounded, the dearest', () => {
+    expect(shoppableEstimate(CONFIG, 'video', ['300 credits', '400 credits'], 'ugc')).toMatchObject({
+      credits: 400,
+      bounded: true,
+    });
+    expect(shoppableEstimate(CONFIG, 'video', ['300 credits', 400], 'ugc')).toMatchObject({ bounded: false });
+    expect(shoppableEstimate(CONFIG, 'video', [], 'ugc')).toMatchObject({ bounded: false });
+  });
+});
+
+describe('human engine speech length (issue 27)', () => {
+  it('always the upper tier: no heuristic of the spoken length is a bound', () => {
+    // A script of web addresses was quoted 100 by the old words/characters heuristic; TTS may read it past 15 s.
+    expect(productHumanEstimate(undefined)).toMatchObject({ credits: 200, basis: expect.stringContaining('30 s') });
   });
 });

@@ -16,7 +16,8 @@ const credits = (text: string, u: Partial<PriceUsage> = {}) => {
 /** Per form: its example (from the table) priced for one call, and a second call that exercises its parts. */
 const PER_FORM: Record<string, { example: number; more: [string, Partial<PriceUsage>, number] }> = {
   amount: { example: 150, more: ['0.5 API units', {}, 50] },
-  'per-unit': { example: 6, more: ['2 per reference image', { media: 3 }, 6] },
+  // A figure without a unit word is read as API units (issue 27): 2 per reference image = 200 each.
+  'per-unit': { example: 6, more: ['2 per reference image', { media: 3 }, 600] },
   tiered: {
     example: 30,
     more: [
@@ -25,7 +26,7 @@ const PER_FORM: Record<string, { example: number; more: [string, Partial<PriceUs
       120,
     ],
   },
-  range: { example: 12, more: ['100-200', {}, 200] },
+  range: { example: 12, more: ['100-200', {}, 20_000] },
   'range-depending': {
     example: 64,
     more: ['2-64 credits per image depending on size and quality', { outputs: 2 }, 128],
@@ -93,11 +94,18 @@ const WORDINGS: [string, Partial<PriceUsage>, number | 'unbounded'][] = [
   ['10 credits/image', { outputs: 2 }, 20],
   ['10 credits per generation', { outputs: 3 }, 30],
   ['10 – 40 credits', {}, 40],
-  ['6 credits per image plus 1 per reference image', { media: 10 }, 16],
+  ['6 credits per image plus 1 credit per reference image', { media: 10 }, 16],
+  [
+    '6 credits per second at 720p (480p 4, 1080p 10) plus 2 credits per reference image',
+    { seconds: 5, media: 3, settings: { resolution: '1080p' } },
+    56,
+  ],
+  // A term after "plus" has no unit word of its own: API units (issue 27), never the cheap reading.
+  ['6 credits per image plus 1 per reference image', { media: 10 }, 1006],
   [
     '6 credits per second at 720p (480p 4, 1080p 10) plus 2 per reference image',
     { seconds: 5, media: 3, settings: { resolution: '1080p' } },
-    56,
+    650,
   ],
   ['15 credits per image at 1K (2K 20, 4K 30)', { outputs: 4, settings: { resolution: '4K' } }, 120],
   ['15 credits per image at 1K (2K 20, 4K 30)', { settings: { resolution: '1K' } }, 15],
@@ -153,10 +161,10 @@ describe('ambiguous texts the grammar accepts are unbounded, never read low (iss
   const usage = (over: Partial<PriceUsage> = {}): PriceUsage => ({ ...NO_USAGE, ...over });
   it.each([
     ['15 credits per image at 1K (2K 20 credits, 4K 1 api unit)', usage({ settings: { resolution: '4k' } })],
-    ['0.5 api units for 10 s, 1 for 15 s', usage({ seconds: 15 })],
-    ['0.5 api units for 10 s, 1 for 15 s', usage()],
-    ['0.06 api units per second plus 2 per reference image', usage({ seconds: 5, media: 3 })],
+    ['10 credits per image plus 1 api unit per reference image', usage({ media: 1 })],
     ['1.000 credits', usage()],
+    ['1.000', usage()],
+    ['12.500 per image', usage()],
     ['5 credits per image at 1K (1K 50)', usage({ settings: { resolution: '1k' } })],
   ])('%s', (text, u) => {
     expect(boundPrice(text, u).bounded).toBe(false);
@@ -164,5 +172,79 @@ describe('ambiguous texts the grammar accepts are unbounded, never read low (iss
 
   it('a single API-unit figure is still read (×100)', () => {
     expect(boundPrice('0.5 api units per generation', usage())).toMatchObject({ bounded: true, credits: 50 });
+  });
+});
+
+/**
+ * Issue 27, finding 1: a figure without a unit word was read as displayed credits (the cheap reading), while the
+ * spec writes enterprise prices as bare API units ("0.5 API credit units (50 displayed credits) per generation").
+ * Every one below was bounded at 1/100 of this before.
+ */
+describe('a figure without a unit word: the dearer reading, API units ×100 (issue 27)', () => {
+  it.each<[string, Partial<PriceUsage>, number]>([
+    ['0.5 per generation', {}, 50],
+    ['0.5 per generation', { outputs: 6 }, 300],
+    ['0.1', {}, 10],
+    ['0.06 per image', { outputs: 2 }, 12],
+    ['0.5 for 10 s, 1.0 for 15 s', {}, 100],
+    ['0.5 for 10 s, 1.0 for 15 s', { seconds: 10 }, 50],
+    // The spec's own wording of <vendorD>-video-t2v.
+    ['0.5 for 10 seconds and 1.0 for 15 seconds', {}, 100],
+    ['0.5 for 10 seconds and 1.0 for 15 seconds', { seconds: 10 }, 50],
+    ['0.5 for 10 seconds, and 1.0 for 15 seconds', { seconds: 15 }, 100],
+    ['0.5', {}, 50],
+    ['0.150 per image', {}, 15],
+    ['200', {}, 20_000],
+    ['1,000', {}, 100_000],
+    ['up to 8 per image', {}, 800],
+    ['15 per image at 1K (2K 20, 4K 30)', { settings: { resolution: '2K' } }, 2000],
+    // A bare tier beside a tier with a unit word: each duration tier stands alone.
+    ['50 credits for 10 s, 100 for 15 s', { seconds: 15 }, 10_000],
+    ['50 credits for 10 s, 100 for 15 s', { seconds: 10 }, 50],
+    // Tier figures under one unit word: the word covers them.
+    ['15 credits per image at 1K (2K 20, 4K 30)', { settings: { resolution: '2K' } }, 20],
+    ['0.5 api units for 10 s, 1 for 15 s', { seconds: 15 }, 100],
+    ['0.06 api units per second plus 2 per reference image', { seconds: 5, media: 3 }, 630],
+  ])('%s with %j → %d', (text, u, expected) => {
+    expect(credits(text, u)).toBe(expected);
+  });
+
+  it('a bare decimal below 1 is never proof of displayed credits', () => {
+    for (const text of ['0.5', '0.1', '0.06 per image', '0.5 per generation', '0.99 per call']) {
+      const b = boundPrice(text, NO_USAGE);
+      expect(b.bounded && b.credits >= 6, text).toBe(true);
+      expect(b).toMatchObject({ detail: expect.stringContaining('API units') });
+    }
+  });
+
+  it('where a bare figure proves nothing (shoppable packs), it is unbounded; a unit word still bounds', () => {
+    expect(boundPrice('100', NO_USAGE, { bare: 'unbounded' })).toMatchObject({
+      bounded: false,
+      reason: expect.stringContaining('without a unit word'),
+    });
+    expect(boundPrice('100 credits', NO_USAGE, { bare: 'unbounded' })).toMatchObject({ bounded: true, credits: 100 });
+  });
+});
+
+describe('settings the price cannot read (issue 27, low findings)', () => {
+  it.each<[string, Partial<PriceUsage>]>([
+    // A setting of another tier kind than the ones listed: the dearest listed tier is no bound of it.
+    ['80 credits per generation at 720p (1080p 160)', { settings: { size: '2048x2048' } }],
+    ['12 credits per image at 1024x1024 (2048x2048 40)', { settings: { resolution: '4k' } }],
+    ['50 credits for 10 s, 100 credits for 15 s', { settings: { resolution: '1080p' } }],
+    // A free string on an unpublished model that no tier reads.
+    ['10 credits per image', { settings: { style: 'neon' }, unpublished: ['style'] }],
+    ['15 credits per image at 1K (2K 20, 4K 30)', { settings: { style: 'neon' }, unpublished: ['style'] }],
+  ])('%s with %j → unbounded', (text, u) => {
+    expect(credits(text, u)).toBe('unbounded');
+  });
+
+  it('an unpublished setting a listed tier reads is priced by it', () => {
+    expect(
+      credits('15 credits per image at 1K (2K 20, 4K 30)', {
+        settings: { resolution: '2k' },
+        unpublished: ['resolution'],
+      }),
+    ).toBe(20);
   });
 });

@@ -93,7 +93,7 @@ describe('durations, tiers and media', () => {
   });
 
   it('every list of media counts: an empty one never hides another', () => {
-    const text = '6 credits per image plus 1 per reference image';
+    const text = '6 credits per image plus 1 credit per reference image';
     const ten = Array.from({ length: 10 }, () => IMG);
     expect(modelPrice(undefined, { prompt: 'p', reference_image_urls: [], image_urls: ten }, text)).toMatchObject({
       credits: 16,
@@ -122,7 +122,7 @@ describe('models without a published schema', () => {
     });
   });
 
-  it('an unknown number, list or object → unbounded, naming it; a seed or a boolean does not', () => {
+  it('an unknown number, list, object or boolean → unbounded, naming it; a seed does not', () => {
     for (const params of [
       { prompt: 'p', num_inference_steps: 50 },
       { prompt: 'p', loras: ['a'] },
@@ -133,8 +133,49 @@ describe('models without a published schema', () => {
         bounded: false,
         basis: expect.stringMatching(/^params\./),
       });
-    expect(modelPrice(undefined, { prompt: 'p', seed: 7, hd: true }, '6 credits per image')).toMatchObject({
+    expect(modelPrice(undefined, { prompt: 'p', seed: 7 }, '6 credits per image')).toMatchObject({
       credits: 6,
     });
+  });
+
+  // Issue 27 (low): booleans and free strings on unpublished models were assumed price-neutral.
+  it('a boolean, or a free string no tier reads, is unbounded; a string a listed tier reads is priced', () => {
+    for (const params of [{ hd: true }, { generate_audio: false }, { style: 'neon' }, { quality: 'high' }]) {
+      expect(
+        modelPrice(undefined, { prompt: 'p', ...params }, '6 credits per image'),
+        JSON.stringify(params),
+      ).toMatchObject({
+        bounded: false,
+        basis: expect.stringContaining('params.'),
+      });
+    }
+    expect(
+      modelPrice(undefined, { prompt: 'p', resolution: '2K' }, '15 credits per image at 1K (2K 20, 4K 30)'),
+    ).toMatchObject({ bounded: true, credits: 20 });
+    // The prompt is never a setting, even one that reads like a tier.
+    expect(modelPrice(undefined, { prompt: '4k' }, '15 credits per image at 1K (2K 20, 4K 30)')).toMatchObject({
+      bounded: true,
+      credits: 30,
+    });
+  });
+
+  // Issue 27 (medium): media under keys without "url" were not counted for a per-reference-image price.
+  it('every media item counts, under any key: URLs, data URIs, upload: references, local paths', () => {
+    const text = '6 credits per image plus 1 credit per reference image';
+    const params = {
+      prompt: 'p',
+      human_img: IMG,
+      garm_img: 'data:image/png;base64,iVBORw0KGgo=',
+      mask: 'upload:abcdefgh12',
+      reference_image: './photos/me.png',
+      image_urls: [IMG, '/tmp/b.jpg'],
+    };
+    expect(modelPrice(undefined, params, text)).toMatchObject({ bounded: true, credits: 12 });
+  });
+
+  it('a setting of another tier kind than the listed tiers → unbounded (not the dearest of the listed kind)', () => {
+    expect(
+      modelPrice(undefined, { prompt: 'p', size: '2048x2048' }, '80 credits per generation at 720p (1080p 160)'),
+    ).toMatchObject({ bounded: false, basis: expect.stringContaining('size') });
   });
 });

@@ -10,7 +10,6 @@ describe('usageOf, strings under unpublished keys', () => {
   it.each([
     [{ images: '4' }],
     [{ seconds: '30' }],
-    [{ reference_image: 'https://cdn.example.com/a.png' }],
     [{ num_frames: 'many' }],
     [{ numFrames: 'many' }],
     [{ quality: '2' }],
@@ -18,14 +17,25 @@ describe('usageOf, strings under unpublished keys', () => {
     expect(usageOf(params as Record<string, unknown>).ok).toBe(false);
   });
 
-  it.each([
-    [{ style: 'cinematic' }],
-    [{ aspect_ratio: '16:9' }],
-    [{ prompt: 'a cat, 4 legs' }],
-    [{ negative_prompt: 'no dogs' }],
-    [{ refine: 'on' }],
-  ])('%j stays a setting', (params) => {
-    expect(usageOf(params as Record<string, unknown>)).toMatchObject({ ok: true });
+  it('a media value under a count-like or media key is counted as media (issue 27)', () => {
+    expect(usageOf({ reference_image: 'https://cdn.example.com/a.png' })).toMatchObject({
+      ok: true,
+      usage: { media: 1 },
+    });
+  });
+
+  it.each([[{ style: 'cinematic' }], [{ aspect_ratio: '16:9' }], [{ refine: 'on' }]])(
+    '%j is a setting the price must read (issue 27: never assumed price-neutral)',
+    (params) => {
+      expect(usageOf(params as Record<string, unknown>)).toMatchObject({
+        ok: true,
+        usage: { unpublished: Object.keys(params) },
+      });
+    },
+  );
+
+  it.each([[{ prompt: 'a cat, 4 legs' }], [{ negative_prompt: 'no dogs' }]])('%j is price-neutral text', (params) => {
+    expect(usageOf(params as Record<string, unknown>)).toMatchObject({ ok: true, usage: { unpublished: [] } });
   });
 
   it('a published string param is a setting even when numeric', () => {

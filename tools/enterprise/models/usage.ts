@@ -3,6 +3,7 @@
  * asks for, its seconds, the media it sends and its settings. A param whose effect on the price is not known
  * makes the usage unknown, and the quote unbounded (design.md §1 invariant 1, fail closed).
  */
+import { isMediaKey, mediaItems } from '../../../src/paid/pricing/media-values.js';
 import type { PriceUsage } from '../../../src/paid/pricing/price-bound.js';
 import { DURATION, isCountName, wholeCount } from './counts.js';
 
@@ -21,8 +22,6 @@ export interface ModelPricing {
   fixed?: (params: Record<string, unknown>) => { credits: number; basis: string };
 }
 
-/** Keys of media fields (`image_url`, `reference_image_urls`, `mask_url`, `video_url`…). */
-const MEDIA_KEY = /url/i;
 /** A string that a model may read as a number (`"4"`, `" 2.5 "`): priced like the number, never as a setting. */
 const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
 /**
@@ -36,6 +35,8 @@ const isCountOrMediaKey = (key: string) =>
   COUNT_OR_MEDIA_WORD.test(key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
 /** Numbers no price reads: a random seed picks among outputs, it does not change what is made. */
 const PRICE_NEUTRAL_NUMBERS = new Set(['seed']);
+/** Texts no price reads: what to make, in words. Any other string on an unpublished key may be a setting. */
+const PRICE_NEUTRAL_TEXTS = new Set(['prompt', 'negative_prompt']);
 
 export type UsageResult = { ok: true; usage: PriceUsage } | { ok: false; reason: string };
 
@@ -52,8 +53,13 @@ export function usageOf(
   let seconds = pricing.seconds;
   let media = 0;
   const settings: Record<string, string> = { ...pricing.defaults };
+  const unpublished: string[] = [];
   const sentCount = pricing.count && params[pricing.count.field] !== undefined;
   if (pricing.count && !sentCount) outputs = pricing.count.default;
+  const unknown = (key: string): UsageResult => ({
+    ok: false,
+    reason: `params.${key}: its effect on the price is not published`,
+  });
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
     if (isCountName(key)) {
@@ -66,32 +72,40 @@ export function usageOf(
       seconds = wholeCount(value);
       continue;
     }
-    if (MEDIA_KEY.test(key) && typeof value === 'string') {
-      media += 1;
+    // Every media item the call carries counts, under any key and at any depth (issue 27: `human_img`,
+    // `garm_img`, `mask`, a data URI or a local path were not counted): an empty list never hides another one.
+    const items = mediaItems(key, value);
+    media += items;
+    if (typeof value === 'string' && items > 0) continue;
+    if (
+      Array.isArray(value) &&
+      value.every((v) => typeof v === 'string') &&
+      (isMediaKey(key) || items === value.length)
+    )
       continue;
-    }
-    if (MEDIA_KEY.test(key) && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-      // Every list of media counts, whatever its name: an empty list never hides another one.
-      media += value.length;
-      continue;
-    }
     if (typeof value === 'string') {
-      // Fail closed (issue 18 review): `"4"` under an unpublished key may be read as 4 outputs or seconds, and
-      // `reference_image: "…"` may be media; neither is a price-neutral setting.
-      if (!known.has(key) && (NUMERIC_TEXT.test(value) || isCountOrMediaKey(key))) {
-        return { ok: false, reason: `params.${key}: its effect on the price is not published` };
+      // A prompt is never a setting (a prompt reading "4k" selects no tier).
+      if (PRICE_NEUTRAL_TEXTS.has(key)) continue;
+      if (!known.has(key)) {
+        // Fail closed (issue 18 review): `"4"` under an unpublished key may be read as 4 outputs or seconds, and
+        // `reference_image: "…"` may be media; neither is a price-neutral setting.
+        if (NUMERIC_TEXT.test(value) || isCountOrMediaKey(key)) return unknown(key);
+        // Issue 27: any other free string there (`style`, `quality`) is priced only when a tier reads it.
+        unpublished.push(key);
       }
       settings[key] = value;
-    } else if (typeof value === 'boolean') continue;
-    else if (known.has(key)) {
+    } else if (typeof value === 'boolean') {
+      // Issue 27: `generate_audio: true` on an unpublished key may change the price as much as any setting.
+      if (!known.has(key)) return unknown(key);
+    } else if (known.has(key)) {
       const size = sizeOf(value);
       if (size) settings[key] = size;
       else if (typeof value === 'number') settings[key] = String(value);
     } else if (!(typeof value === 'number' && PRICE_NEUTRAL_NUMBERS.has(key))) {
-      return { ok: false, reason: `params.${key}: its effect on the price is not published` };
+      return unknown(key);
     }
   }
-  return { ok: true, usage: { outputs, seconds, media, settings } };
+  return { ok: true, usage: { outputs, seconds, media, settings, unpublished } };
 }
 
 /** `{width, height}` → `"WxH"`, so a size tier can name it. */
