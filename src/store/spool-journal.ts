@@ -126,7 +126,11 @@ export class SpoolJournal {
   /** Answers in this journal not yet marked done (in flight, or waiting for the store). */
   private readonly pending = new Map<string, SpoolEntry>();
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    /** Tests pass a small bound; every caller else the default. */
+    private readonly compactBytes = COMPACT_BYTES,
+  ) {
     this.file = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);
     this.deadFile = join(dir, `dead-${process.pid}${DEAD_SUFFIX}`);
   }
@@ -146,12 +150,16 @@ export class SpoolJournal {
    */
   done(id: string): void {
     if (!this.pending.delete(id) || this.fd === undefined) return;
-    if (this.pending.size === 0) {
-      ftruncateSync(this.fd, 0);
-      return;
+    try {
+      if (this.pending.size === 0) {
+        ftruncateSync(this.fd, 0);
+        return;
+      }
+      writeSync(this.fd, `${JSON.stringify({ v: 1, done: id })}\n`);
+      if (fstatSync(this.fd).size > this.compactBytes) this.rewrite();
+    } catch {
+      // The store has the answer: a marker that could not be written costs one idempotent replay, no more.
     }
-    writeSync(this.fd, `${JSON.stringify({ v: 1, done: id })}\n`);
-    if (fstatSync(this.fd).size > COMPACT_BYTES) this.rewrite();
   }
 
   /**

@@ -195,7 +195,15 @@ export function withSpool(
         at: new Date().toISOString(),
       };
       // Write-ahead: the answer is on disk before the store is asked, so no crash from here on loses it.
-      journal.append(e);
+      try {
+        journal.append(e);
+      } catch (err) {
+        // A full disk or a read-only state dir must not cost the store write that may well succeed.
+        log.warn('spool: could not write the POST answer ahead of the store; writing the store only', {
+          ledger: id,
+          error: String(err),
+        });
+      }
       opts.onStep?.('answer_spooled');
       let settled: JobRecord;
       try {
