@@ -173,10 +173,18 @@ export const MIGRATIONS: string[][] = [
   //   figure counts nothing while the job runs (the quote does), but becomes the job's spend the moment a final
   //   read that carries no charge lands. The one exception is the settle (`pending` → the POST's answer), which
   //   carries the platform's first charge (the dedicated family, shoppable and gestures report it at submit).
-  // A separate trigger (not genplat_jobs_fixed): owned by the table's owner, so the runtime role cannot drop it.
+  // The JSON copy every reader uses must say the same as the columns (else a low figure written there alone would
+  // reach the columns with the next legitimate write). A separate trigger (not genplat_jobs_fixed): owned by the
+  // table's owner, so the runtime role cannot drop it.
   [
     `CREATE FUNCTION genplat_jobs_spend() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
+       IF NEW.data IS DISTINCT FROM OLD.data AND (
+            (NEW.data::jsonb ->> 'creditsCharged')::float8 IS DISTINCT FROM NEW.charged
+            OR (NEW.data::jsonb ->> 'creditsRefunded')::float8 IS DISTINCT FROM NEW.refunded) THEN
+         RAISE EXCEPTION 'genplat_jobs: the record''s charge and refund must equal the charged and refunded columns'
+           USING ERRCODE = 'check_violation';
+       END IF;
        IF (NEW.refunded IS DISTINCT FROM OLD.refunded OR NEW.charged IS DISTINCT FROM OLD.charged)
           AND COALESCE(NEW.refunded, 0) > COALESCE(NEW.charged, 0) THEN
          RAISE EXCEPTION 'genplat_jobs: a refund cannot exceed the charge (% refunded, % charged)', NEW.refunded, NEW.charged

@@ -209,6 +209,11 @@ const MIGRATIONS: string[][] = [
   // ---- issue 27 item 6 (spool helper): the spend columns the ceilings read; same rule as pg-schema.ts step 7
   // (see there). On SQLite it guards against mistakes (a bug, a tampered spool line), not a hostile process.
   [
+    `CREATE TRIGGER jobs_charges_match BEFORE UPDATE ON jobs
+     WHEN NEW.data IS NOT OLD.data AND (
+       json_extract(NEW.data, '$.creditsCharged') IS NOT NEW.charged
+       OR json_extract(NEW.data, '$.creditsRefunded') IS NOT NEW.refunded)
+     BEGIN SELECT RAISE(ABORT, 'jobs: the record''s charge and refund must equal the charged and refunded columns'); END`,
     `CREATE TRIGGER jobs_refund_within_charge BEFORE UPDATE ON jobs
      WHEN (NEW.refunded IS NOT OLD.refunded OR NEW.charged IS NOT OLD.charged)
        AND COALESCE(NEW.refunded, 0) > COALESCE(NEW.charged, 0)

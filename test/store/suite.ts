@@ -737,10 +737,11 @@ export function storeSuite(name: string, backend: Backend): void {
         [running.id, 'refunded = 1'],
         [running.id, 'charged = 0'],
         [running.id, 'charged = 99'],
+        [done.id, `data = replace(data, '"creditsCharged":90', '"creditsCharged":0')`],
       ];
       for (const [id, change] of refused) {
         await expect(loc.exec(`UPDATE ${t} SET ${change} WHERE id = '${id}'`), change).rejects.toThrow(
-          /refund cannot exceed the charge|cannot be lowered below its quote/,
+          /refund cannot exceed the charge|cannot be lowered below its quote|must equal the charged and refunded/,
         );
       }
       // Through the store's own API: the same refusals.
