@@ -12,7 +12,7 @@ import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oaut
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { HOSTS, type HostId } from './install/hosts.js';
-import { CAMPAIGN_STEPS, PAID_STEPS, type PaidStep } from './kill-steps.js';
+import { CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
 export const TOOLSETS = [
@@ -276,7 +276,7 @@ const EnvSchema = z.object({
   GENPLAT_STAGING_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
   GENPLAT_STAGING_TTL_S: intFrom('GENPLAT_STAGING_TTL_S', 1, 7 * 24 * 3600).optional(),
   // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
-  GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS]).optional(),
+  GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS]).optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;

@@ -25,6 +25,7 @@ import { createLogger, redact } from './log.js';
 import { nodeVersionProblem } from './node-version.js';
 import { type Simulator, startSimulator } from './sim/index.js';
 import { openConfiguredStore, SCHEMA_VERSION, type StoreRole } from './store/index.js';
+import { spoolReport } from './store/spool-journal.js';
 
 export interface DoctorOptions {
   argv: string[];
@@ -128,6 +129,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
 
   await checkStateDir(config.stateDir, line);
   await checkStore(config, line);
+  checkSpool(join(config.stateDir, 'spool'), line);
 
   let sim: Simulator | undefined;
   try {
@@ -234,6 +236,25 @@ async function checkStore(config: Config, line: Line): Promise<void> {
           : 'Check the state dir (GENPLAT_STATE_DIR) and genplat.db in it.',
     );
   }
+}
+
+/**
+ * The spool (src/store/spool.ts): POST answers still waiting for the store (a running server replays them), and
+ * dead-letter files — answers the store refused, whose job ids are not in the store until the operator acts.
+ */
+function checkSpool(dir: string, line: Line): void {
+  const { waiting, dead } = spoolReport(dir);
+  if (waiting > 0)
+    line(
+      'info',
+      `spool: ${waiting} POST answer(s) in ${dir} not yet in the store (a running server replays them at start-up and every 5 s)`,
+    );
+  for (const d of dead)
+    line(
+      'fail',
+      `spool: dead-letter file ${d.file} holds ${d.lines} POST answer(s) the store refused (their job ids are not in the store)`,
+      'Each line names the ledger id, handle and request id, and why the store refused it (the server log says the same). Fix the cause, then rename the file to end in .jsonl: the next server start replays it (an answer the store already has changes nothing). Or remove it once the jobs are accounted for.',
+    );
 }
 
 /** Which database role the PostgreSQL store has (docs/storage.md: a fleet should run as a runtime role). */

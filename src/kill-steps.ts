@@ -9,11 +9,17 @@
  * - `after_admit`: intent committed, POST not sent (record pending: spend held, a resend is refused).
  * - `after_post`: the platform accepted the POST, the answer is not settled (record pending, job exists).
  * - `campaign_item_posted`: a campaign item's POST was answered, not settled (the first item: 1 of N sent).
+ * - `answer_spooled`: the POST's answer is fsynced in the spool, the store not yet written (src/store/spool.ts;
+ *   after restart the replay writes it: the job id is in the store).
+ * - `answer_stored`: the store took the answer, its spool line is not yet marked done (after restart the replay
+ *   finds the record settled and changes nothing).
  */
 export const PAID_STEPS = ['before_admit', 'in_admit', 'after_admit', 'after_post'] as const;
 /** A campaign's own steps (test/campaigns/kill.test.ts): a single call never reaches them. */
 export const CAMPAIGN_STEPS = ['campaign_item_posted'] as const;
-export type PaidStep = (typeof PAID_STEPS)[number] | (typeof CAMPAIGN_STEPS)[number];
+/** The spool's steps inside a settle (test/durability/spool-kill.test.ts): only a serving process's store has them. */
+export const SPOOL_STEPS = ['answer_spooled', 'answer_stored'] as const;
+export type PaidStep = (typeof PAID_STEPS)[number] | (typeof CAMPAIGN_STEPS)[number] | (typeof SPOOL_STEPS)[number];
 
 /** A step callback that kills this process at `step`. */
 export function stepReached(step: PaidStep | undefined): ((at: PaidStep) => void) | undefined {

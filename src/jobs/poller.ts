@@ -26,7 +26,7 @@ import { ApiError, GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { jobKeyColumn } from '../store/record.js';
 import { isPollable, type JobRef, jobKey, tryEncodeHandle } from './handle.js';
-import { warnIfAboveQuote } from './reconcile.js';
+import { mayStillRun, warnIfAboveQuote } from './reconcile.js';
 import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
 import type { JobPatch, JobRecord, JobStore } from './store.js';
 
@@ -234,7 +234,11 @@ export function createPoller(opts: PollerOptions): Poller {
       patch.outputs = view.outputs;
     }
     if (view.reason !== undefined && view.reason !== rec.reason && view.status === 'failed') patch.reason = view.reason;
-    if (view.creditsCharged !== undefined && view.creditsCharged !== rec.creditsCharged) {
+    if (
+      view.creditsCharged !== undefined &&
+      view.creditsCharged !== rec.creditsCharged &&
+      !provisionalBelowQuote(rec, view.status, view.creditsCharged)
+    ) {
       patch.creditsCharged = view.creditsCharged;
     }
     if (view.creditsRefunded !== undefined && view.creditsRefunded !== rec.creditsRefunded) {
@@ -493,4 +497,17 @@ export function createPoller(opts: PollerOptions): Poller {
       listeners.clear();
     },
   };
+}
+
+/**
+ * A charge read while the job may still run that is below both the quote and the charge already recorded (the
+ * upscale status reads 0 while preparing): it counts nothing while the job runs (the quote does), and the store's
+ * spend triggers refuse it (pg-schema.ts / sqlite.ts step 7: such a figure would become the job's spend if a
+ * final read carried none). Not written; the final read's charge is.
+ */
+function provisionalBelowQuote(rec: JobRecord, status: JobRecord['status'], charged: number): boolean {
+  const quote = rec.estimate?.credits;
+  if (quote === undefined || rec.outcome === 'pending') return false;
+  if (!mayStillRun({ outcome: rec.outcome, status })) return false;
+  return charged < quote && charged < (rec.creditsCharged ?? quote);
 }

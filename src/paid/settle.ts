@@ -1,7 +1,8 @@
 /**
  * After the one POST: what its answer (or its failure) means for the record and for the agent. Every
- * outcome is settled in the store before the answer goes out (invariant 3), and a settle that fails never
- * hides an accepted job's handle: the intent already holds the spend.
+ * outcome is settled in the store before the answer goes out (invariant 3): in a serving process the store is
+ * wrapped by the write-ahead spool (src/store/spool.ts), which fsyncs the answer to disk before the store is
+ * written. A settle that fails never hides an accepted job's handle: the intent already holds the spend.
  */
 import type { Submission } from '../define-tool.js';
 import { GenplatError, PlatformError, SubmissionUnknownError } from '../errors.js';
@@ -10,6 +11,7 @@ import { encodeHandle, tryEncodeHandle } from '../jobs/handle.js';
 import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from '../jobs/reconcile.js';
 import type { JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import { isStoreUnreachable } from '../store/unreachable.js';
 
 /** What a paid call ends with: an envelope (submitted, unknown, an answer), or an error to report. */
 export type PaidResult = { envelope: JobEnvelope } | { error: unknown };
@@ -25,7 +27,8 @@ export interface SettleDeps {
  * A settle is a local, idempotent write of what the POST taught us (ids, handle, charges): retried when the
  * store is briefly unavailable (SQLite busy past its timeout, a dropped PostgreSQL connection), because a
  * record left `pending` has no platform id to follow and its spend stays at the quote. Never the POST itself.
- * Waits ~4 s in all, within a host's tool timeout.
+ * Waits ~4 s in all, within a host's tool timeout. A store that answered and refused the write is not asked again:
+ * the refusal would repeat (a serving process's spool has already set the answer aside, src/store/spool.ts).
  */
 const SETTLE_RETRY_DELAYS_MS = [250, 1000, 3000] as const;
 
@@ -36,7 +39,7 @@ async function settleDurably(rec: JobRecord, result: Parameters<JobStore['settle
       return await deps.jobs.settle(rec.id, result);
     } catch (err) {
       const wait = delays[attempt];
-      if (wait === undefined) throw err;
+      if (wait === undefined || !isStoreUnreachable(err)) throw err;
       deps.log.warn('store update after the POST failed; retrying', { ledger: rec.id, error: String(err) });
       await new Promise((r) => setTimeout(r, wait));
     }

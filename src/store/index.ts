@@ -61,10 +61,12 @@ export async function openConfiguredStore(
     // A serving process spools what the platform answered when the store is away (spool.ts); a one-shot
     // command (doctor, audit export) only reads.
     if (!opts.spool) return store;
-    return withSpool(store, join(config.stateDir, 'spool'), {
-      warn: log.warn.bind(log),
-      info: (log.info ?? log.warn).bind(log),
-    });
+    return withSpool(
+      store,
+      join(config.stateDir, 'spool'),
+      { warn: log.warn.bind(log), info: (log.info ?? log.warn).bind(log) },
+      { onStep: kill },
+    );
   } catch (err) {
     if (config.databaseUrl) throw err;
     throw storeStateError(err, join(config.stateDir, 'genplat.db'));

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { COLUMNS, CONSENT_KEY_BYTES, fromData, toRow } from './record.js';
+import { ACTIVE_ROW, COLUMNS, CONSENT_KEY_BYTES, fromData, toRow } from './record.js';
 import { SCHEMA_VERSION, SchemaMigrationNeededError, SchemaTooNewError } from './types.js';
 
 /** First key of every advisory lock we take ('genp'), so ours never collide with another application's. */
@@ -166,6 +166,44 @@ export const MIGRATIONS: string[][] = [
       PRIMARY KEY (blob_id, n)
     )`,
   ],
+  // ---- issue 27 item 6 (spool helper): the spend columns the ceilings read (same rule as sqlite.ts step 7).
+  // 7: `charged` and `refunded` cannot be moved to zero what the ceilings read (record.ts `spendSql`):
+  // - a refund never exceeds the charge (a refund above it would take the job's spend to 0, or another job's);
+  // - while the job may still run, its charge is not set below both the quote and the charge it had: such a
+  //   figure counts nothing while the job runs (the quote does), but becomes the job's spend the moment a final
+  //   read that carries no charge lands. The one exception is the settle (`pending` → the POST's answer), which
+  //   carries the platform's first charge (the dedicated family, shoppable and gestures report it at submit).
+  // The JSON copy every reader uses must say the same as the columns (else a low figure written there alone would
+  // reach the columns with the next legitimate write). A separate trigger (not genplat_jobs_fixed): owned by the
+  // table's owner, so the runtime role cannot drop it.
+  [
+    `CREATE FUNCTION genplat_jobs_spend() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF NEW.data IS DISTINCT FROM OLD.data AND (
+            (NEW.data::jsonb ->> 'creditsCharged')::float8 IS DISTINCT FROM NEW.charged
+            OR (NEW.data::jsonb ->> 'creditsRefunded')::float8 IS DISTINCT FROM NEW.refunded) THEN
+         RAISE EXCEPTION 'genplat_jobs: the record''s charge and refund must equal the charged and refunded columns'
+           USING ERRCODE = 'check_violation';
+       END IF;
+       IF (NEW.refunded IS DISTINCT FROM OLD.refunded OR NEW.charged IS DISTINCT FROM OLD.charged)
+          AND COALESCE(NEW.refunded, 0) > COALESCE(NEW.charged, 0) THEN
+         RAISE EXCEPTION 'genplat_jobs: a refund cannot exceed the charge (% refunded, % charged)', NEW.refunded, NEW.charged
+           USING ERRCODE = 'check_violation';
+       END IF;
+       IF NEW.charged IS NOT NULL AND NEW.charged IS DISTINCT FROM OLD.charged
+          AND NEW.charged < COALESCE(NEW.estimate_credits, 0)
+          AND NEW.charged < COALESCE(OLD.charged, NEW.estimate_credits)
+          AND OLD.outcome <> 'pending'
+          AND ${ACTIVE_ROW('NEW')} THEN
+         RAISE EXCEPTION 'genplat_jobs: the charge of a job that may still run cannot be lowered below its quote'
+           USING ERRCODE = 'check_violation';
+       END IF;
+       RETURN NEW;
+     END $$`,
+    `CREATE TRIGGER genplat_jobs_spend BEFORE UPDATE ON genplat_jobs
+     FOR EACH ROW EXECUTE FUNCTION genplat_jobs_spend()`,
+  ],
+  // ---- end of issue 27 item 6
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

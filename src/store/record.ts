@@ -138,6 +138,10 @@ export function fromData(data: string): JobRecord {
  */
 export const ACTIVE_SQL = `(outcome IN ('queued', 'pending', 'unknown') OR (outcome = 'submitted' AND status IN ('submitted', 'processing')))`;
 
+/** `ACTIVE_SQL` of one row in a trigger (`NEW` or `OLD`): the spend triggers' "may still run". */
+export const ACTIVE_ROW = (row: 'NEW' | 'OLD') =>
+  `(${row}.outcome IN ('queued', 'pending', 'unknown') OR (${row}.outcome = 'submitted' AND ${row}.status IN ('submitted', 'processing')))`;
+
 /**
  * Spend of one record, as one SQL expression (both backends use it; `greatest` is `MAX` in SQLite and
  * `GREATEST` in PostgreSQL; SQLite's MAX is NULL when any argument is, hence the COALESCEs):

@@ -1,37 +1,33 @@
 /**
- * The local write-ahead spool (issue 19 item 1, invariant 3): once the platform has answered a paid POST, its
- * job id and request id must reach durable storage before the tool answers, even when the store is
- * unreachable at that moment (a PostgreSQL partition or restart, a locked SQLite file).
+ * The local write-ahead spool (issue 19 item 1, issue 27 item 4, invariant 3): once the platform has answered a
+ * paid POST, its job id and request id reach durable storage before the tool answers, even when the store is
+ * unreachable at that moment (a PostgreSQL partition or restart, a locked SQLite file), and even when the
+ * process is killed while the store write waits.
  *
- * `withSpool(store, dir)` wraps a store. Its `settle` tries the store; when that throws, the settlement is
- * appended to a file in `<state dir>/spool/` and fsynced, and the call answers as settled, with the record
- * marked "recorded locally". A background replay (every `replayEveryMs`, and at once at start-up) writes
- * spooled settlements into the store and removes them once the store took them. Reads overlay what is
- * spooled, so `list_jobs`, `get_job` and the owner check see the job (its handle, platform id and owner) while
- * the store is away. The intent itself was committed by `admit` before the POST, so the duplicate guard sees a
+ * `withSpool(store, dir)` wraps a store. Its `settle` first appends the answer to this process's journal and
+ * fsyncs it (spool-journal.ts), then writes the store, then marks the line done. kill -9 at any instant after
+ * the append leaves the line for the next process on the state dir, which claims and replays it. When the store
+ * is unreachable the call answers as settled, the record marked "recorded locally", and a background replay
+ * (every `replayEveryMs`, and at once at start-up) writes the answer once the store is back. When the store
+ * answers and refuses a line (a constraint, a tampered line), the line goes to a dead-letter file, named in the
+ * log and by `genplat-mcp doctor`, and blocks nothing behind it.
+ *
+ * Reads overlay what waits for the store, so `list_jobs`, `get_job` and the owner check see the job (its
+ * handle, platform id and owner) while the store is away. The overlay takes only a settlement's own fields from
+ * a line; the rest (owner, tool, quote) comes from the store's record or from the intent this process admitted,
+ * never from the file. The intent itself was committed by `admit` before the POST, so the duplicate guard sees a
  * spooled submission as `pending` (active) in the store until the replay lands.
  *
- * One file per process (`<pid>-<random>.jsonl`), so two processes on one state dir never interleave writes;
- * files a dead process left are claimed by `rename` (atomic: exactly one claimer) at the next replay. A
- * settlement is idempotent, so replaying one twice (a crash between the store write and the file rewrite)
- * changes nothing.
+ * A replay is idempotent: an answer is written only to a record still `pending`, so replaying one the store
+ * already took (a crash between the store write and the done marker, an acknowledgement lost) changes nothing.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { type JobRef, jobKey } from '../jobs/handle.js';
+import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
+import { type SpoolEntry, SpoolJournal } from './spool-journal.js';
 import type { JobRecord, Observation, Settlement, Store } from './types.js';
+import { isStoreUnreachable } from './unreachable.js';
 
 /** What the agent and list_jobs are told about a job the store does not hold yet. */
 export const SPOOLED_NOTE =
@@ -43,129 +39,109 @@ export const SPOOLED_NOTE =
  */
 export const REPLAY_EVERY_MS = 5_000;
 
-interface SpoolEntry {
-  v: 1;
-  id: string;
-  /** `jobKey` of the settlement's ref, so a handle finds its spooled record before the store has it. */
-  key?: string | undefined;
-  settlement: Settlement;
-  /** The intent as admitted (owner, tool, quote…): the record can be shown even when the store cannot be read. */
-  record?: JobRecord | undefined;
-  at: string;
+/** The fields of a `Settlement`: all an overlay or a replay takes from an answer. */
+const SETTLEMENT_KEYS = [
+  'outcome',
+  'handle',
+  'ref',
+  'kind',
+  'status',
+  'requestId',
+  'remote',
+  'outputs',
+  'creditsCharged',
+  'platformEstimate',
+  'originalUrl',
+  'reason',
+] as const satisfies readonly (keyof Settlement)[];
+
+function settlementOnly(s: Settlement): Settlement {
+  const out: Record<string, unknown> = {};
+  for (const k of SETTLEMENT_KEYS) if (s[k] !== undefined) out[k] = s[k];
+  return out as unknown as Settlement;
 }
 
 export interface SpooledStore extends Store {
-  /** Spooled settlements not yet in the store. */
+  /** Answers waiting for the store (its write failed as unreachable, or claimed from a dead process). */
   readonly spooled: number;
-  /** Writes spooled settlements into the store now; resolves with how many remain. */
+  /** Writes waiting answers into the store now; resolves with how many still wait. */
   replay(): Promise<number>;
+  /** This process's dead-letter file (it exists once a line was refused). */
+  readonly deadLetterFile: string;
 }
 
 export function withSpool(
   inner: Store,
   dir: string,
   log: Pick<Logger, 'warn' | 'info'>,
-  opts: { replayEveryMs?: number } = {},
+  opts: { replayEveryMs?: number; onStep?: ((step: PaidStep) => void) | undefined } = {},
 ): SpooledStore {
-  mkdirSync(dir, { recursive: true });
-  const own = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);
-  const entries = new Map<string, SpoolEntry>();
-  /** Intents this process admitted and has not settled yet: what a spool entry carries of the record. */
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const journal = new SpoolJournal(dir);
+  /** Answers whose store write failed as unreachable (or claimed): replayed, and overlaid on reads. */
+  const waiting = new Map<string, SpoolEntry>();
+  /** Intents this process admitted: the base a waiting answer is shown over when the store cannot be read. */
   const admitted = new Map<string, JobRecord>();
   let replaying: Promise<number> | undefined;
 
-  /** Appends one line and fsyncs it: on disk before the tool answers. */
-  const append = (e: SpoolEntry) => {
-    const fd = openSync(own, 'a');
-    try {
-      writeSync(fd, `${JSON.stringify(e)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  };
-  /** Rewrites this process's file with what is still pending (temp + rename: never a half-written file). */
-  const rewrite = () => {
-    const tmp = `${own}.tmp`;
-    const fd = openSync(tmp, 'w');
-    try {
-      for (const e of entries.values()) writeSync(fd, `${JSON.stringify(e)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, own);
-  };
-  /** Takes over files other (dead or restarted) processes left, and reads them into memory. */
-  const claim = () => {
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.jsonl') || join(dir, name) === own || isAlive(name)) continue;
-      // Named like a spool file of this process: if this process dies before it is folded in, the next claims it.
-      const claimed = join(dir, `${process.pid}-claim-${randomBytes(4).toString('hex')}.jsonl`);
-      try {
-        renameSync(join(dir, name), claimed);
-      } catch {
-        continue; // another process claimed it first
-      }
-      for (const line of readFileSync(claimed, 'utf8').split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          const e = JSON.parse(line) as SpoolEntry;
-          if (e.v === 1 && typeof e.id === 'string') entries.set(e.id, e);
-        } catch {
-          log.warn('spool: skipped an unreadable line', { file: name });
-        }
-      }
-      rewrite();
-      rmSync(claimed, { force: true });
-    }
-  };
-
   const overlay = (r: JobRecord | undefined): JobRecord | undefined => {
     if (!r) return r;
-    const e = entries.get(r.id);
-    if (!e) return r;
-    return spooledRecord({ ...e, record: r });
+    const e = waiting.get(r.id);
+    return e ? spooledRecord(e, r) : r;
   };
+  /** The intent this process admitted, when it has one: never the file's idea of the owner. */
+  const local = (e: SpoolEntry) => spooledRecord(e, admitted.get(e.id));
 
-  /** Entries the store can never take (it has no such record): kept aside, out of the replay, and logged. */
-  const deadLetter = (e: SpoolEntry) => {
-    const fd = openSync(join(dir, `dead-${process.pid}.jsonl.dead`), 'a');
-    try {
-      writeSync(fd, `${JSON.stringify(e)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+  /** A line the store refused: set aside for the operator, out of the replay, and logged with the file. */
+  const refuse = (e: SpoolEntry, why: unknown) => {
+    const reason = why instanceof Error ? why.message : String(why);
+    const file = journal.deadLetter(e, reason);
+    waiting.delete(e.id);
+    admitted.delete(e.id);
+    log.warn('spool: the store refused a POST answer; moved to the dead-letter file (genplat-mcp doctor)', {
+      ledger: e.id,
+      handle: e.settlement.handle,
+      requestId: e.settlement.requestId,
+      file,
+      error: reason,
+    });
   };
 
   const replay = async (): Promise<number> => {
-    claim();
-    for (const e of [...entries.values()]) {
+    for (const e of journal.claim((file, reason) =>
+      log.warn('spool: an unreadable line moved to the dead-letter file', { file, reason, dead: journal.deadFile }),
+    ))
+      waiting.set(e.id, e);
+    for (const e of [...waiting.values()]) {
+      if (!waiting.has(e.id)) continue;
       try {
         const current = await inner.get(e.id);
         if (!current) {
-          // The store answers but has no such record (a spool left from another database): one bad entry must
-          // not block the others for ever (issue 19 review). Kept in a dead-letter file for the operator.
-          deadLetter(e);
-          log.warn('spool: the store has no record for a spooled settlement; moved to the dead-letter file', {
-            ledger: e.id,
-            handle: e.settlement.handle,
-          });
-        } else if (current.outcome === 'pending') {
-          await inner.settle(e.id, e.settlement);
-          log.info('spool: settlement written to the store', { ledger: e.id });
+          // The store answers but has no such record (a spool left from another database).
+          refuse(e, 'the store has no record with this ledger id');
+          continue;
         }
-        // Otherwise the settle had committed after all (its acknowledgement was lost) and later polls may have
-        // moved the record on: replaying the older settlement would move it back (issue 19 review).
+        // Otherwise the answer had landed after all (its acknowledgement was lost, or a crash came before the
+        // done marker) and later polls may have moved the record on: writing it again would move it back.
+        if (current.outcome === 'pending') await inner.settle(e.id, e.settlement);
+        log.info('spool: settlement written to the store', { ledger: e.id });
       } catch (err) {
-        log.warn('spool: the store still refuses; will retry', { spooled: entries.size, error: String(err) });
-        return entries.size;
+        if (!isStoreUnreachable(err)) {
+          refuse(e, err);
+          continue;
+        }
+        // Last in line next time: an error taken for "unreachable" that is really this line's own never keeps
+        // the lines behind it waiting for more than one round.
+        waiting.delete(e.id);
+        waiting.set(e.id, e);
+        log.warn('spool: the store is still unreachable; will retry', { spooled: waiting.size, error: String(err) });
+        return waiting.size;
       }
-      entries.delete(e.id);
-      rewrite();
+      waiting.delete(e.id);
+      admitted.delete(e.id);
+      journal.done(e.id);
     }
-    return entries.size;
+    return waiting.size;
   };
   const replayOnce = () => {
     replaying ??= replay().finally(() => {
@@ -186,7 +162,10 @@ export function withSpool(
       return inner.description;
     },
     get spooled() {
-      return entries.size;
+      return waiting.size;
+    },
+    get deadLetterFile() {
+      return journal.deadFile;
     },
     replay: replayOnce,
     async admit(i, r, rule) {
@@ -208,54 +187,69 @@ export function withSpool(
     ...(inner.blobs ? { blobs: inner.blobs.bind(inner) } : {}),
     track: (r) => inner.track(r),
     async settle(id, result) {
+      const e: SpoolEntry = {
+        v: 1,
+        id,
+        key: refKey(result.ref),
+        settlement: settlementOnly(result),
+        at: new Date().toISOString(),
+      };
+      // Write-ahead: the answer is on disk before the store is asked, so no crash from here on loses it.
       try {
-        const settled = await inner.settle(id, result);
-        admitted.delete(id);
-        return settled;
+        journal.append(e);
       } catch (err) {
-        // The POST was answered: its ids must not live only in memory. Spooled, fsynced, replayed later.
-        const e: SpoolEntry = {
-          v: 1,
-          id,
-          key: refKey(result.ref),
-          settlement: result,
-          record: admitted.get(id),
-          at: new Date().toISOString(),
-        };
-        admitted.delete(id);
-        entries.set(id, e);
-        append(e);
-        log.warn('store unreachable after the POST: settlement spooled locally', { ledger: id, error: String(err) });
-        return spooledRecord(e);
+        // A full disk or a read-only state dir must not cost the store write that may well succeed.
+        log.warn('spool: could not write the POST answer ahead of the store; writing the store only', {
+          ledger: id,
+          error: String(err),
+        });
       }
+      opts.onStep?.('answer_spooled');
+      let settled: JobRecord;
+      try {
+        settled = await inner.settle(id, result);
+      } catch (err) {
+        if (!isStoreUnreachable(err)) {
+          // Refused: retrying will not change the answer. The caller still gives the agent its handle.
+          refuse(e, err);
+          throw err;
+        }
+        waiting.set(id, e);
+        log.warn('store unreachable after the POST: settlement spooled locally', { ledger: id, error: String(err) });
+        return local(e);
+      }
+      opts.onStep?.('answer_stored');
+      journal.done(id);
+      admitted.delete(id);
+      return settled;
     },
     async observe(id, patch: Observation) {
       // A poll of a spooled job: land the settlement first, so the observation applies to a settled record.
-      if (entries.has(id)) await replayOnce();
+      if (waiting.has(id)) await replayOnce();
       return inner.observe(id, patch);
     },
     async get(idOrHandle) {
       const found = overlay(await inner.get(idOrHandle));
       if (found) return found;
-      const e = [...entries.values()].find((x) => x.settlement.handle === idOrHandle);
+      const e = [...waiting.values()].find((x) => x.settlement.handle === idOrHandle);
       return e ? overlay(await inner.get(e.id).catch(() => undefined)) : undefined;
     },
     async getByRef(ref) {
       const key = refKey(ref);
-      const e = key ? [...entries.values()].find((x) => x.key === key) : undefined;
+      const e = key ? [...waiting.values()].find((x) => x.key === key) : undefined;
       let found: JobRecord | undefined;
       try {
         found = await inner.getByRef(ref);
       } catch (err) {
-        // Only a job this spool holds may be answered without the store, and then as the spooled record with its
-        // owner (issue 19 review: answering "no record" would let resolveJob treat another caller's job as
-        // nobody's). Anything else: the store's error, as without a spool.
-        if (!e?.record) throw err;
-        return spooledRecord(e);
+        // Only a job this process admitted may be answered without the store, and then with its owner (issue 19
+        // review: answering "no record" would let resolveJob treat another caller's job as nobody's). Anything
+        // else: the store's error, as without a spool.
+        if (!e || !admitted.has(e.id)) throw err;
+        return local(e);
       }
       if (found) return overlay(found);
       if (!e) return undefined;
-      return overlay(await inner.get(e.id).catch(() => undefined)) ?? (e.record ? spooledRecord(e) : undefined);
+      return overlay(await inner.get(e.id).catch(() => undefined)) ?? (admitted.has(e.id) ? local(e) : undefined);
     },
     async list(filter) {
       return (await inner.list(filter)).map((r) => overlay(r) as JobRecord);
@@ -268,35 +262,22 @@ export function withSpool(
     async close() {
       clearInterval(timer);
       await replaying?.catch(() => {});
+      journal.close();
       await inner.close();
     },
   };
 }
 
-/** A live process's spool file is its own to replay; only a dead process's file is claimed. */
-function isAlive(file: string): boolean {
-  const pid = Number(/^(\d+)-/.exec(file)?.[1]);
-  if (!Number.isInteger(pid) || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, owned by another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Who owns a job whose intent this process does not hold: nobody a caller can match (stdio excepted). */
+const UNKNOWN_OWNER = '\u0000unknown';
 
 /**
- * The record as it will be once the replay lands: the admitted intent (owner, tool, quote) with the settlement
- * over it. Without the intent (an entry claimed from another process while the store is down) only the
- * settlement's own fields are known; the owner is then unknown and an HTTP caller is not shown the job.
+ * The record as it will be once the replay lands: `base` (the store's record, or the intent this process
+ * admitted) with the answer's settlement fields over it, and only those. Without a base only the settlement's
+ * own fields are known; the owner is then unknown and an HTTP caller is not shown the job.
  */
-function spooledRecord(e: SpoolEntry): JobRecord {
-  const base = e.record ?? ({ id: e.id, owner: '\u0000unknown', outputs: [] } as unknown as JobRecord);
-  return {
-    ...base,
-    ...(e.settlement as Partial<JobRecord>),
-    outputs: e.settlement.outputs ?? base.outputs ?? [],
-    reason: e.settlement.reason ?? SPOOLED_NOTE,
-  };
+function spooledRecord(e: SpoolEntry, base: JobRecord | undefined): JobRecord {
+  const b = base ?? ({ id: e.id, owner: UNKNOWN_OWNER, outputs: [] } as unknown as JobRecord);
+  const s = settlementOnly(e.settlement);
+  return { ...b, ...s, outputs: s.outputs ?? b.outputs ?? [], reason: s.reason ?? SPOOLED_NOTE };
 }

@@ -20,6 +20,7 @@ import type { BlobStore } from './blobs.js';
 import { sqliteBlobs } from './blobs-sqlite.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
+  ACTIVE_ROW,
   AUDIT_COLUMNS,
   auditAppendSql,
   auditChanged,
@@ -205,6 +206,27 @@ const MIGRATIONS: string[][] = [
     'CREATE INDEX blobs_expires ON blobs (expires_at)',
     'CREATE TABLE blob_chunks (blob_id TEXT NOT NULL, n INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (blob_id, n)) WITHOUT ROWID',
   ],
+  // ---- issue 27 item 6 (spool helper): the spend columns the ceilings read; same rule as pg-schema.ts step 7
+  // (see there). On SQLite it guards against mistakes (a bug, a tampered spool line), not a hostile process.
+  [
+    `CREATE TRIGGER jobs_charges_match BEFORE UPDATE ON jobs
+     WHEN NEW.data IS NOT OLD.data AND (
+       json_extract(NEW.data, '$.creditsCharged') IS NOT NEW.charged
+       OR json_extract(NEW.data, '$.creditsRefunded') IS NOT NEW.refunded)
+     BEGIN SELECT RAISE(ABORT, 'jobs: the record''s charge and refund must equal the charged and refunded columns'); END`,
+    `CREATE TRIGGER jobs_refund_within_charge BEFORE UPDATE ON jobs
+     WHEN (NEW.refunded IS NOT OLD.refunded OR NEW.charged IS NOT OLD.charged)
+       AND COALESCE(NEW.refunded, 0) > COALESCE(NEW.charged, 0)
+     BEGIN SELECT RAISE(ABORT, 'jobs: a refund cannot exceed the charge'); END`,
+    `CREATE TRIGGER jobs_charge_not_lowered BEFORE UPDATE ON jobs
+     WHEN NEW.charged IS NOT NULL AND NEW.charged IS NOT OLD.charged
+       AND NEW.charged < COALESCE(NEW.estimate_credits, 0)
+       AND NEW.charged < COALESCE(OLD.charged, NEW.estimate_credits)
+       AND OLD.outcome <> 'pending'
+       AND ${ACTIVE_ROW('NEW')}
+     BEGIN SELECT RAISE(ABORT, 'jobs: the charge of a job that may still run cannot be lowered below its quote'); END`,
+  ],
+  // ---- end of issue 27 item 6
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

@@ -9,8 +9,19 @@ import { SchemaTooNewError } from './types.js';
 const MOVE_ASIDE =
   "Stop every genplat-mcp using it, move the file aside (keep it: it lists your jobs and today's spend), then start again; or point GENPLAT_STATE_DIR at another folder.";
 
-/** @returns a StateError for store failures on `path`; anything else unchanged. */
+/**
+ * @returns a StateError for store failures on `path`; anything else unchanged. The StateError keeps the SQLite
+ * error as its `cause`, so the spool can tell a locked file (retried) from a refused write (unreachable.ts).
+ */
 export function storeStateError(err: unknown, path: string): unknown {
+  const out = stateErrorOf(err, path);
+  if (out !== err && out instanceof StateError && out.cause === undefined) {
+    Object.defineProperty(out, 'cause', { value: err, enumerable: false, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function stateErrorOf(err: unknown, path: string): unknown {
   if (err instanceof GenplatError) return err;
   if (err instanceof SchemaTooNewError) {
     return new StateError(

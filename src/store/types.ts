@@ -25,7 +25,7 @@ import type { BlobStore } from './blobs.js';
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */

@@ -50,9 +50,10 @@ describe('spendSince', () => {
     expect(s.status).toBe('submitted');
     const quoted = (s.estimate as { credits: number }).credits;
     expect(quoted).toBeGreaterThan(0);
-    // One status read: the platform says preparing, credits_charged 0.
+    // One status read: the platform says preparing, credits_charged 0. A provisional charge below the quote is
+    // not written (the store's spend trigger refuses it, issue 27): the record keeps counting the quote.
     await h.call('get_job', { handle: s.handle });
-    expect((await h.jobs.get(s.handle!))?.creditsCharged).toBe(0);
+    expect((await h.jobs.get(s.handle!))?.creditsCharged).toBeUndefined();
     expect(await h.jobs.spendSince(new Date(0))).toBe(quoted);
   });
 });

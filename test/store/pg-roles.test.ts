@@ -130,6 +130,12 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('PostgreSQL refuses the runtime role every way to erase the audit or lower the spend', async () => {
+    // A job still running, beside the completed one above: its charge must not be lowered (issue 27 item 6).
+    const s = await open(rtUrl);
+    const running = await s.admit(intent({ fingerprint: 'fp-running' }), rules(), evaluateAdmission);
+    if (!running.admitted) throw new Error(`not admitted: ${running.reason}`);
+    await s.settle(running.record.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:v2' });
+    const spent = await s.spendSince(new Date('2026-03-10T00:00:00.000Z'));
     const auditRows = await count(`SELECT count(*) AS n FROM ${SCHEMA}.genplat_audit`);
     const spend = `SELECT sum(estimate_credits) AS n FROM ${SCHEMA}.genplat_jobs`;
     const before = await count(spend);
@@ -156,6 +162,12 @@ describe('least privilege: migration role and runtime role', () => {
       ["SELECT setval('genplat_audit_seq_seq', 1)", /permission denied for sequence/],
       ['DROP TABLE genplat_audit', /must be owner of table genplat_audit/],
       ['ALTER TABLE genplat_jobs DROP COLUMN estimate_credits', /must be owner/],
+      // The spend columns the ceilings read (issue 27 item 6, migration 7).
+      ['UPDATE genplat_jobs SET refunded = 1000000', /a refund cannot exceed the charge/],
+      ['UPDATE genplat_jobs SET refunded = charged + 1 WHERE charged IS NOT NULL', /a refund cannot exceed the charge/],
+      ['UPDATE genplat_jobs SET charged = 0', /cannot be lowered below its quote/],
+      ['ALTER TABLE genplat_jobs DISABLE TRIGGER genplat_jobs_spend', /must be owner/],
+      ['DROP TRIGGER genplat_jobs_spend ON genplat_jobs', /must be owner/],
     ];
     for (const [sql, refusal] of attacks) {
       const answer = await attempt(rtUrl, sql);
@@ -164,8 +176,9 @@ describe('least privilege: migration role and runtime role', () => {
     }
     expect(await count(`SELECT count(*) AS n FROM ${SCHEMA}.genplat_audit`)).toBe(auditRows);
     expect(await count(spend)).toBe(before);
+    expect(await s.spendSince(new Date('2026-03-10T00:00:00.000Z'))).toBe(spent);
     expect(await count(`SELECT count(*) AS n FROM pg_trigger WHERE tgname LIKE 'genplat_%' AND tgenabled = 'O'`)).toBe(
-      3,
+      4,
     );
   });
 
@@ -193,7 +206,9 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migrations 6, 5 and 4 as an older genplat-mcp left it.
+    // Undo migrations 7, 6, 5 and 4 as an older genplat-mcp left it.
+    await execOn(migUrl, 'DROP TRIGGER genplat_jobs_spend ON genplat_jobs');
+    await execOn(migUrl, 'DROP FUNCTION genplat_jobs_spend()');
     await execOn(migUrl, 'DROP INDEX genplat_jobs_queued');
     await execOn(migUrl, 'ALTER TABLE genplat_jobs DROP COLUMN campaign_id, DROP COLUMN campaign_fp');
     await execOn(migUrl, 'DROP TABLE genplat_blob_chunks, genplat_blobs');

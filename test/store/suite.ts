@@ -368,10 +368,11 @@ export function storeSuite(name: string, backend: Backend): void {
         [100, { outcome: 'submitted', status: 'completed', creditsCharged: 80 }], // final charge
         [100, { outcome: 'submitted', status: 'completed' }], // final, no charge reported
         [100, { outcome: 'submitted', status: 'failed', creditsCharged: 100, creditsRefunded: 100 }],
-        [100, { outcome: 'submitted', status: 'failed', creditsCharged: 50, creditsRefunded: 80 }], // never negative
+        // A refund above the charge is refused by the store (step 7, below); the rule stays "never negative".
+        [100, { outcome: 'submitted', status: 'failed', creditsCharged: 80, creditsRefunded: 80 }],
         [100, { outcome: 'rejected', status: 'failed' }],
         [100, { outcome: 'unknown' }],
-        [250, { outcome: 'submitted', status: 'processing', creditsRefunded: 50 }],
+        [250, { outcome: 'submitted', status: 'processing', creditsCharged: 250, creditsRefunded: 50 }],
         // The dedicated family reports only its own estimate: counted like a charge (issue 9).
         [100, { outcome: 'submitted', status: 'processing', platformEstimate: 170 }],
         // Final, no charge reported: its estimate is not a charge, so never below the quote (issue 18).
@@ -713,6 +714,53 @@ export function storeSuite(name: string, backend: Backend): void {
       // What settle and observe change still changes.
       await s.observe(rec.id, { status: 'completed', creditsCharged: 90 });
       expect(await s.spendSince(DAY)).toBe(90);
+      await s.close();
+    });
+
+    it('the spend columns cannot be moved to zero what the ceilings read: no refund above the charge, no charge lowered below the quote while the job may still run (issue 27)', async () => {
+      const loc = await backend.create();
+      const s = await loc.open();
+      const t = loc.jobsTable;
+      const running = await admitted(s, intent({ fingerprint: 'running' }));
+      await s.settle(running.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:r1' });
+      const done = await admitted(s, intent({ fingerprint: 'done' }));
+      await s.settle(done.id, {
+        outcome: 'submitted',
+        status: 'completed',
+        handle: 'actor_video:d1',
+        creditsCharged: 90,
+      });
+      expect(await s.spendSince(DAY)).toBe(190);
+      const refused: [string, string][] = [
+        [done.id, 'refunded = 1000000'],
+        [done.id, 'refunded = 91'],
+        [running.id, 'refunded = 1'],
+        [running.id, 'charged = 0'],
+        [running.id, 'charged = 99'],
+        [done.id, `data = replace(data, '"creditsCharged":90', '"creditsCharged":0')`],
+      ];
+      for (const [id, change] of refused) {
+        await expect(loc.exec(`UPDATE ${t} SET ${change} WHERE id = '${id}'`), change).rejects.toThrow(
+          /refund cannot exceed the charge|cannot be lowered below its quote|must equal the charged and refunded/,
+        );
+      }
+      // Through the store's own API: the same refusals.
+      await expect(s.observe(done.id, { creditsRefunded: 500 })).rejects.toThrow(/refund cannot exceed/);
+      await expect(s.observe(running.id, { creditsCharged: 0 })).rejects.toThrow(/lowered below its quote/);
+      expect(await s.spendSince(DAY)).toBe(190);
+      // What the platform legitimately reports still lands: a full refund, a charge raised while running, a final
+      // charge below the quote, and the POST's answer carrying a first charge below the quote.
+      await s.observe(done.id, { creditsRefunded: 90 });
+      await s.observe(running.id, { creditsCharged: 120 });
+      await s.observe(running.id, { status: 'completed', creditsCharged: 70 });
+      const first = await admitted(s, intent({ fingerprint: 'family' }));
+      await s.settle(first.id, {
+        outcome: 'submitted',
+        status: 'processing',
+        handle: 'actor_video:f1',
+        creditsCharged: 60,
+      });
+      expect(await s.spendSince(DAY)).toBe(0 + 70 + 100);
       await s.close();
     });
 
