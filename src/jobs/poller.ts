@@ -241,8 +241,16 @@ export function createPoller(opts: PollerOptions): Poller {
     ) {
       patch.creditsCharged = view.creditsCharged;
     }
-    if (view.creditsRefunded !== undefined && view.creditsRefunded !== rec.creditsRefunded) {
-      patch.creditsRefunded = view.creditsRefunded;
+    if (view.creditsRefunded !== undefined) {
+      const refunded = refundWithinCharge(view.creditsRefunded, patch.creditsCharged ?? rec.creditsCharged);
+      if (refunded !== view.creditsRefunded) {
+        log.warn('the platform reported a refund above the charge; counted up to the charge', {
+          handle,
+          refunded: view.creditsRefunded,
+          charged: patch.creditsCharged ?? rec.creditsCharged ?? 0,
+        });
+      }
+      if (refunded !== rec.creditsRefunded) patch.creditsRefunded = refunded;
     }
     // originalUrl (upscale) is never patched here: the record keeps the URL saved before the upscale.
     if (Object.keys(patch).length === 0) return;
@@ -510,4 +518,14 @@ function provisionalBelowQuote(rec: JobRecord, status: JobRecord['status'], char
   if (quote === undefined || rec.outcome === 'pending') return false;
   if (!mayStillRun({ outcome: rec.outcome, status })) return false;
   return charged < quote && charged < (rec.creditsCharged ?? quote);
+}
+
+/**
+ * A refund is recorded up to the charge it returns (no charge recorded: 0). The store's spend triggers refuse a
+ * refund above the charge (schema 7), since it would lower the spend the ceilings read below zero for this job;
+ * writing the platform's figure as it came would fail the whole status write and leave the job's final status
+ * unrecorded. Fail closed: a refund we cannot match with a charge never lowers the spend.
+ */
+export function refundWithinCharge(refunded: number, charged: number | undefined): number {
+  return Math.min(refunded, Math.max(0, charged ?? 0));
 }
