@@ -8,11 +8,13 @@
  * - `in_admit`: inside the admit transaction, intent inserted but not committed (rolled back: as before).
  * - `after_admit`: intent committed, POST not sent (record pending: spend held, a resend is refused).
  * - `after_post`: the platform accepted the POST, the answer is not settled (record pending, job exists).
+ * - `campaign_admitted`: a campaign's COMMIT was answered, its items not yet marked acknowledged (after restart:
+ *   released unsent after the grace period; the agent was answered nothing).
  * - `campaign_item_posted`: a campaign item's POST was answered, not settled (the first item: 1 of N sent).
  */
 export const PAID_STEPS = ['before_admit', 'in_admit', 'after_admit', 'after_post'] as const;
 /** A campaign's own steps (test/campaigns/kill.test.ts): a single call never reaches them. */
-export const CAMPAIGN_STEPS = ['campaign_item_posted'] as const;
+export const CAMPAIGN_STEPS = ['campaign_admitted', 'campaign_item_posted'] as const;
 export type PaidStep = (typeof PAID_STEPS)[number] | (typeof CAMPAIGN_STEPS)[number];
 
 /** A step callback that kills this process at `step`. */
