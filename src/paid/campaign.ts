@@ -35,7 +35,14 @@ import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { admitRules, confirmationRequired, type GuardDecision, type GuardRequest } from './guard.js';
 import { settleFailure, settleSubmission } from './settle.js';
 import { TOKEN_TTL_MS } from './token.js';
-import { admissionUnknownWords, RELEASED_UNCONFIRMED, refusalError, TOKEN_ALREADY_USED } from './wording.js';
+import {
+  admissionUnknownWords,
+  CostRefusedError,
+  duplicateRefusal,
+  RELEASED_UNCONFIRMED,
+  refusalError,
+  TOKEN_ALREADY_USED,
+} from './wording.js';
 
 export const MAX_CAMPAIGN_ITEMS = 50;
 
@@ -177,6 +184,40 @@ export function identicalItemsError(twin: { repeat: number; of: number }): UserI
     `items[${twin.repeat}]`,
     `is identical to items[${twin.of}] (same tool and request): both would be made and charged; vary a field or remove it, or call with allow_duplicate: true to make several takes of the same on purpose`,
   );
+}
+
+/**
+ * Before an item is priced (issue 27): what its admission would refuse is refused now, so no quote is offered
+ * (and no slow platform quote is asked) for a campaign that cannot be admitted. An item identical to a job or a
+ * campaign item still active (the duplicate rule: not with `allow_duplicate`), or acting on what an active job
+ * holds (its tool's `beforeAdmit`: upscale, an attempt for that video, re-read first so a finished one stops
+ * blocking). Plain reads; `admitCampaign` checks again under its lock.
+ * @throws the refusal (a duplicate names `items[index]`).
+ */
+export async function refuseWhatAdmissionWould(
+  index: number,
+  spec: BillableToolSpec<z.ZodRawShape>,
+  input: Record<string, unknown>,
+  request: PlatformRequest,
+  ctx: ToolContext,
+): Promise<void> {
+  if (!ctx.allowDuplicate) {
+    const fingerprint = fingerprintOf(spec.name, request);
+    const rules = admitRules(
+      { config: ctx.config, now: Date.now },
+      { owner: ctx.owner, allowDuplicate: false },
+      {
+        fingerprint,
+      },
+    );
+    const { duplicate } = await ctx.jobs.readAdmissionFacts({ ...rules, user: undefined });
+    if (duplicate) {
+      const err = duplicateRefusal(spec.name, duplicate);
+      throw new CostRefusedError('duplicate', `Campaign item ${index} (items[${index}]): ${err.message}`, err.nextStep);
+    }
+  }
+  // Its UserInputError is renamed `items[index].<field>` by the caller (create_campaign's prepareItem).
+  await spec.billable.beforeAdmit?.(input as never, ctx);
 }
 
 /** An item's UserInputError renamed to `items[i].<field>` (what the agent passed); anything else as it is. */

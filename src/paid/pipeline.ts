@@ -195,7 +195,12 @@ export async function prepareCall(
   spec: BillableToolSpec<z.ZodRawShape>,
   raw: Record<string, unknown>,
   ctx: ToolContext,
-  local: { files: FilesDeps; owner: string | undefined },
+  local: {
+    files: FilesDeps;
+    owner: string | undefined;
+    /** Refusals that need the built request and no price (a campaign item's duplicate rule): before pricing. */
+    beforePrice?: ((request: PlatformRequest) => Promise<void>) | undefined;
+  },
 ): Promise<{
   request: PlatformRequest;
   files: LocalMediaRequest['files'];
@@ -216,6 +221,7 @@ export async function prepareCall(
   const { request, files } = spec.billable.campaign
     ? { request: built, files: new Map() }
     : await resolveLocalMedia(built, local.files, local.owner);
+  await local.beforePrice?.(request);
   const estimate = finaliseEstimate(ctx.config, spec.name, await spec.billable.estimate(input, ctx));
   return { request, files, estimate, kind: spec.billable.kind(input), summary: spec.billable.summary(input) };
 }
