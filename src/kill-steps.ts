@@ -8,6 +8,8 @@
  * - `in_admit`: inside the admit transaction, intent inserted but not committed (rolled back: as before).
  * - `after_admit`: intent committed, POST not sent (record pending: spend held, a resend is refused).
  * - `after_post`: the platform accepted the POST, the answer is not settled (record pending, job exists).
+ * - `campaign_admitted`: a campaign's COMMIT was answered, its items not yet marked acknowledged (after restart:
+ *   released unsent after the grace period; the agent was answered nothing).
  * - `campaign_item_posted`: a campaign item's POST was answered, not settled (the first item: 1 of N sent).
  * - `answer_spooled`: the POST's answer is fsynced in the spool, the store not yet written (src/store/spool.ts;
  *   after restart the replay writes it: the job id is in the store).
@@ -16,7 +18,7 @@
  */
 export const PAID_STEPS = ['before_admit', 'in_admit', 'after_admit', 'after_post'] as const;
 /** A campaign's own steps (test/campaigns/kill.test.ts): a single call never reaches them. */
-export const CAMPAIGN_STEPS = ['campaign_item_posted'] as const;
+export const CAMPAIGN_STEPS = ['campaign_admitted', 'campaign_item_posted'] as const;
 /** The spool's steps inside a settle (test/durability/spool-kill.test.ts): only a serving process's store has them. */
 export const SPOOL_STEPS = ['answer_spooled', 'answer_stored'] as const;
 export type PaidStep = (typeof PAID_STEPS)[number] | (typeof CAMPAIGN_STEPS)[number] | (typeof SPOOL_STEPS)[number];

@@ -1,7 +1,7 @@
 /**
  * The one signer (issue 18 item 6): every signed thing this server hands out — confirmation tokens, the
  * 2026-07-28 form's request state, task ids, webhook callback paths, self-served staged file URLs and upload
- * links — is signed here, with one key derivation
+ * links, the account fingerprint of queued campaign items — is signed here, with one key derivation
  * and one format, so no second HMAC scheme can drift from this one.
  *
  * - Key: HKDF-SHA256 of the store's consent key (`store.consentKey()`: 32 random bytes shared by every process
@@ -20,7 +20,8 @@ export type SignedPurpose =
   | 'task-id'
   | 'webhook-path'
   | 'staged-file'
-  | 'upload-link';
+  | 'upload-link'
+  | 'account-id';
 
 export interface SignOptions {
   /** Context bound into the MAC but not carried in the string (length-prefixed, so no two contexts collide). */
@@ -51,6 +52,14 @@ function mac(root: Buffer, purpose: SignedPurpose, payload: string, opts: SignOp
     .update(payload)
     .digest()
     .subarray(0, bytes);
+}
+
+/**
+ * The MAC alone, for a secret that must be recognised but never carried (`account-id`: which API key a campaign
+ * item was consented for, src/paid/consented-for.ts). base64url, `macBytes` long.
+ */
+export function keyedDigest(root: Buffer, purpose: SignedPurpose, secret: string, opts: SignOptions = {}): string {
+  return mac(root, purpose, secret, opts).toString('base64url');
 }
 
 /** `<payload>.<MAC>`. */

@@ -106,7 +106,11 @@ export async function readCampaign(
   const id = handle.trim().slice(CAMPAIGN_HANDLE_PREFIX.length);
   let records = await jobs.campaignItems(id);
   if (records.length === 0 || (owner !== undefined && records.some((r) => r.owner !== owner))) {
-    throw new UserInputError(field, `no campaign ${handle} is on record for you`);
+    // A campaign whose admission's answer was lost and that is not on record was never admitted: nothing was sent.
+    throw new UserInputError(
+      field,
+      `no campaign ${handle} is on record for you (if it was never admitted, nothing was sent)`,
+    );
   }
   const running = records.filter((r) => itemStatus(r) === 'processing');
   if (running.length > 0) {

@@ -51,6 +51,18 @@ export interface CampaignItemInfo {
    * item's POST; the bytes must still hash to `sha256` or the item is released unsent.
    */
   files?: CampaignItemFile[] | undefined;
+  /**
+   * Who consented this item to what (issue 27 item 3): a keyed fingerprint of the API key (`account-id`, never
+   * the key) and the base URL its POST was consented for. A process with another key or base URL sends none of
+   * it (src/paid/consented-for.ts). Absent on items admitted before it existed: no process sends those.
+   */
+  consentedFor?: ConsentedFor | undefined;
+}
+
+/** The account (keyed fingerprint of the API key) and platform base URL a queued item may be sent with. */
+export interface ConsentedFor {
+  account: string;
+  baseUrl: string;
 }
 /**
  * How a paid call was consented to. `click`: a token redeemed by a person's Confirm click in the App
@@ -105,6 +117,12 @@ export interface JobRecord {
   owner: string | undefined;
   /** A campaign item (issue 21): which campaign, its index and its stored request. */
   campaign?: CampaignItemInfo | undefined;
+  /**
+   * A campaign item: when the admitting call saw its admission's COMMIT answered (issue 27 item 2). A sweep sends
+   * only acknowledged items; an unacknowledged one (the answer was lost, or the process died before this mark)
+   * is released after `UNACKNOWLEDGED_GRACE_MS`. Outside `campaign`, which is fixed at admission.
+   */
+  acknowledgedAt?: string | undefined;
   createdAt: string;
   updatedAt: string;
 }

@@ -4,7 +4,9 @@
  * stopped mid-campaign (a crash, kill -9, a deploy) strands nothing: the next process to start, or any instance
  * of the fleet, finishes it without waiting for the agent. Per campaign one instance at a time holds a lease
  * (`Store.tryLease`); the item claim in the store (queued → pending) is what guarantees "at most one POST".
- * Items whose consent window ended are released there (src/paid/campaign.ts `sendCampaign`).
+ * Items whose consent window ended are released there (src/paid/campaign.ts `sendCampaign`); so are items whose
+ * admission the admitting call never saw answered (`UNACKNOWLEDGED_GRACE_MS` after it). Only acknowledged items
+ * consented for this process's account and base URL are sent, and none by a read-only process (issue 27).
  */
 import { hostname } from 'node:os';
 import type { z } from 'zod';
@@ -14,10 +16,11 @@ import type { Config } from '../config.js';
 import type { BillableToolSpec, ToolContext } from '../define-tool.js';
 import type { FileServices } from '../files/file-services.js';
 import type { Poller } from '../jobs/poller.js';
-import type { JobStore } from '../jobs/store.js';
+import type { ConsentedFor, JobStore } from '../jobs/store.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
 import { sweepCampaigns } from './campaign.js';
+import { consentedFor } from './consented-for.js';
 
 /** How often a serving process looks for queued items (a restart also looks at once). */
 export const CAMPAIGN_SWEEP_EVERY_MS = 5_000;
@@ -54,17 +57,31 @@ export function startCampaignSender(deps: CampaignSenderDeps): { close(): void; 
     progress: async () => {},
   };
   let running: Promise<number> | undefined;
+  // Campaigns this process declined to send (read-only, another account or base URL): logged once each.
+  const told = new Set<string>();
+  let mine: Promise<ConsentedFor> | undefined;
   const sweep = () => {
-    running ??= sweepCampaigns(deps.itemSpec, ctx, {
-      jobs: deps.jobs,
-      log: deps.log,
-      now: deps.now ?? Date.now,
-      onStep: deps.onStep,
-      holder,
-      leaseMs: LEASE_MS,
-    }).finally(() => {
-      running = undefined;
+    mine ??= consentedFor(deps.config, deps.jobs).catch((err: unknown) => {
+      mine = undefined;
+      throw err;
     });
+    running ??= mine
+      .then((m) =>
+        sweepCampaigns(deps.itemSpec, ctx, {
+          jobs: deps.jobs,
+          log: deps.log,
+          now: deps.now ?? Date.now,
+          onStep: deps.onStep,
+          holder,
+          leaseMs: LEASE_MS,
+          mine: m,
+          readOnly: deps.config.readOnly,
+          told,
+        }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   };
   const quietly = () =>

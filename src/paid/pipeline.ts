@@ -20,10 +20,11 @@ import { type FilesDeps, type LocalMediaRequest, resolveLocalMedia } from '../fi
 import { type StagedRequest, stageRequest } from '../files/staging.js';
 import { checkWebhookUrl } from '../guards/url.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import type { JobKind } from '../jobs/handle.js';
+import { encodeHandle, type JobKind } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
 import { evaluateAdmission, firstIdenticalItem } from './admission.js';
+import { failedAdmission } from './admission-answer.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
 import { withCallback } from './callback.js';
 import { admitCampaignCall, identicalItemsError, itemFingerprint } from './campaign.js';
@@ -31,7 +32,7 @@ import { consentCard } from './consent-card.js';
 import { admitRules, campaignItemUnsettled, confirmationRequired, guardCall, refusalError } from './guard.js';
 import { finaliseEstimate } from './pricing/estimate.js';
 import { settleFailure, settleSubmission } from './settle.js';
-import { TOKEN_ALREADY_USED } from './wording.js';
+import { admissionUnknownWords, RELEASED_UNCONFIRMED, TOKEN_ALREADY_USED } from './wording.js';
 
 export type { BillingDeps, PaidCallArgs, PaidCallResult, PaidResult } from './call-types.js';
 
@@ -111,7 +112,7 @@ export async function runPaidCall(
   // Named in advance: if the store commits the intent but its answer is lost (a connection cut at COMMIT), the
   // intent is found and released below, instead of blocking the same call as a duplicate for ever.
   const intentId = randomUUID();
-  const admitted = await admitOrRelease(deps.jobs, intentId, () =>
+  const admitted = await admitOrRelease(deps, intentId, () =>
     deps.jobs.admit(
       {
         id: intentId,
@@ -133,6 +134,10 @@ export async function runPaidCall(
       evaluateAdmission,
     ),
   );
+  if ('unknown' in admitted) {
+    const words = admissionUnknownWords(admitted.unknown, 'call');
+    return { envelope: { status: 'unknown', handle: admitted.unknown, kind, estimate, ...words } };
+  }
   if (!admitted.admitted) {
     if (admitted.reason === 'exclusive') return { error: exclusive!.refuse(admitted.record, deps.owner) };
     if (admitted.reason === 'token_used') {
@@ -190,7 +195,12 @@ export async function prepareCall(
   spec: BillableToolSpec<z.ZodRawShape>,
   raw: Record<string, unknown>,
   ctx: ToolContext,
-  local: { files: FilesDeps; owner: string | undefined },
+  local: {
+    files: FilesDeps;
+    owner: string | undefined;
+    /** Refusals that need the built request and no price (a campaign item's duplicate rule): before pricing. */
+    beforePrice?: ((request: PlatformRequest) => Promise<void>) | undefined;
+  },
 ): Promise<{
   request: PlatformRequest;
   files: LocalMediaRequest['files'];
@@ -211,34 +221,40 @@ export async function prepareCall(
   const { request, files } = spec.billable.campaign
     ? { request: built, files: new Map() }
     : await resolveLocalMedia(built, local.files, local.owner);
+  await local.beforePrice?.(request);
   const estimate = finaliseEstimate(ctx.config, spec.name, await spec.billable.estimate(input, ctx));
   return { request, files, estimate, kind: spec.billable.kind(input), summary: spec.billable.summary(input) };
 }
 
 /**
- * `store.admit`, and when it throws: an intent that did commit (its answer was lost) is released as `rejected`
- * — nothing was sent — so the same call is not refused as its own duplicate (issue 19 review). Then rethrows:
- * the agent is told nothing was sent, which holds either way.
+ * `store.admit`, and when it throws, the truth about it (src/paid/admission-answer.ts): "not admitted, nothing
+ * sent" when the store surely did not write it or the intent was found and released (so the same call is not
+ * refused as its own duplicate), else "may have been admitted" with the intent's handle to follow. This call
+ * never POSTs an admission it did not see, so either way nothing was sent.
  */
 async function admitOrRelease(
-  jobs: JobStore,
+  deps: Pick<BillingDeps, 'jobs' | 'log'>,
   id: string,
   admit: () => ReturnType<JobStore['admit']>,
-): ReturnType<JobStore['admit']> {
+): Promise<Awaited<ReturnType<JobStore['admit']>> | { unknown: string }> {
   try {
     return await admit();
   } catch (err) {
-    const rec = await jobs.get(id).catch(() => undefined);
-    if (rec?.outcome === 'pending') {
-      await jobs
-        .settle(id, {
-          outcome: 'rejected',
-          status: 'failed',
-          reason: 'The store did not confirm the admission; nothing was sent.',
-        })
-        .catch(() => undefined);
-    }
-    throw err;
+    const failed = await failedAdmission(
+      err,
+      'call',
+      async () => {
+        const rec = await deps.jobs.get(id);
+        if (!rec) return 'absent';
+        if (rec.outcome === 'rejected') return 'released';
+        if (rec.outcome !== 'pending') return 'kept';
+        await deps.jobs.settle(id, { outcome: 'rejected', status: 'failed', reason: RELEASED_UNCONFIRMED });
+        return 'released';
+      },
+      deps.log,
+    );
+    if (failed.kind === 'not_admitted') throw failed.error;
+    return { unknown: encodeHandle({ kind: 'submission', id }) };
   }
 }
 

@@ -141,3 +141,39 @@ export function confirmationNextStep(q: {
       : `if they agree, call ${q.tool} again with the same arguments plus confirmation_token (single use, valid until ${until}).`
   }`;
 }
+
+/**
+ * The store failed before it wrote this call (issue 27 item 2): nothing was admitted, nothing sent. Not a crash:
+ * the call may simply be made again once the store answers (the confirmation, unused, is still valid).
+ */
+export class NotAdmittedError extends GenplatError {
+  /** `released`: the store recorded it but its answer was lost, and this call released it unsent. */
+  constructor(what: 'call' | 'campaign', released: boolean, options?: { cause?: unknown }) {
+    super(
+      released
+        ? `Not admitted: the job store's answer to this ${what}'s admission was lost, so it was released unsent. Nothing was sent and nothing charged.`
+        : `Not admitted: the job store failed before it recorded this ${what}. Nothing was sent and nothing charged.`,
+      'Call again with the same arguments once the store answers (the operator can check it with genplat-mcp doctor).',
+      options,
+    );
+  }
+}
+
+/**
+ * The store may have admitted the call but its answer was lost (COMMIT unanswered), and it could not be asked
+ * since. Never "try again": a second call could be a second admission. What is true either way: this server sends
+ * only what it saw admitted, so nothing was sent, and the handle shows what became of it.
+ */
+export function admissionUnknownWords(
+  handle: string,
+  what: 'call' | 'campaign',
+): { reason: string; next_step: string } {
+  return {
+    reason: `The job store did not confirm whether this ${what} was admitted (its answer was lost, and the store has not answered since). It may have been admitted; nothing was sent, and nothing will be: this server sends only what it saw admitted.`,
+    next_step: `Do not call again yet. Follow ${handle} with get_job: once the job store answers again, it shows the ${what} released, nothing sent (or not on record: never admitted). Only then make the call again, for a fresh quote.`,
+  };
+}
+
+/** The reason of an intent the admitting call released after its admission's answer was lost. */
+export const RELEASED_UNCONFIRMED =
+  'released: the store did not confirm this admission to the call that made it; nothing was sent or charged, its reservation was returned';

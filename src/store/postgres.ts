@@ -16,6 +16,7 @@ import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import type { BlobStore } from './blobs.js';
 import { pgBlobs } from './blobs-pg.js';
+import { CommitUnknownError } from './commit-unknown.js';
 import {
   CLIENT_QUERY_SLACK_MS,
   type DbTimeouts,
@@ -183,9 +184,16 @@ class PostgresStore implements Store {
     try {
       if (!durable) await c.query('SET LOCAL synchronous_commit = off');
       const out = await fn(c);
-      await c.query('COMMIT');
+      try {
+        await c.query('COMMIT');
+      } catch (err) {
+        // Sent, unanswered (a cut, a timeout): the server may have committed. Before COMMIT, a failure is a rollback.
+        broken = true;
+        throw new CommitUnknownError({ cause: err });
+      }
       return out;
     } catch (err) {
+      if (err instanceof CommitUnknownError) throw err;
       await c.query('ROLLBACK').catch(() => {
         broken = true;
       });

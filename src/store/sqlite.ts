@@ -18,6 +18,7 @@ import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import { createLogger, type Logger } from '../log.js';
 import type { BlobStore } from './blobs.js';
 import { sqliteBlobs } from './blobs-sqlite.js';
+import { CommitUnknownError } from './commit-unknown.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
   ACTIVE_ROW,
@@ -307,8 +308,10 @@ class SqliteStore implements Store {
       } catch (err) {
         throw storeStateError(err, this.path);
       }
+      let committing = false;
       try {
         const out = fn();
+        committing = true;
         this.db.exec('COMMIT');
         return out;
       } catch (err) {
@@ -317,6 +320,8 @@ class SqliteStore implements Store {
         } catch {
           // already rolled back by SQLite (e.g. on a full disk)
         }
+        // A failed COMMIT (an I/O error while the WAL frames were written) cannot prove the write did not land.
+        if (committing) throw new CommitUnknownError({ cause: storeStateError(err, this.path) });
         throw storeStateError(err, this.path);
       }
     } finally {

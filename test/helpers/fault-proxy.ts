@@ -2,11 +2,12 @@
  * A TCP fault proxy for tests (issue 19): sits in front of a real server (PostgreSQL, the simulator) on
  * loopback and can, at any moment, `refuse` (drop every connection and refuse new ones), `hold` (accept new
  * connections but forward nothing, like a black hole), `freeze` (keep connections open and stop forwarding in
- * both directions), or `pass` again. Real sockets, real protocol bytes: never a mock of the server.
+ * both directions), `mute` (forward what the client sends, drop every answer: a COMMIT that lands and whose answer
+ * is lost), or `pass` again. Real sockets, real protocol bytes: never a mock of the server.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
-export type ProxyMode = 'pass' | 'refuse' | 'hold' | 'freeze';
+export type ProxyMode = 'pass' | 'refuse' | 'hold' | 'freeze' | 'mute';
 
 export interface FaultProxy {
   /** 127.0.0.1 port the proxy listens on. */
@@ -43,9 +44,11 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     upstream.on('error', drop).on('close', drop);
     // Forward only in `pass`; otherwise bytes wait in the paused sockets (hold/freeze) until `pass` again.
     client.on('data', (b) => upstream.write(b));
-    upstream.on('data', (b) => client.write(b));
+    upstream.on('data', (b) => {
+      if (mode !== 'mute') client.write(b);
+    });
     upstream.on('connect', () => {
-      if (mode === 'pass') client.resume();
+      if (mode === 'pass' || mode === 'mute') client.resume();
       else upstream.pause();
     });
   });
@@ -68,7 +71,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
         if (m === 'refuse') {
           client.destroy();
           upstream.destroy();
-        } else if (m === 'pass') {
+        } else if (m === 'pass' || m === 'mute') {
           client.resume();
           upstream.resume();
         } else {

@@ -7,7 +7,7 @@ import { filesDeps } from '../../src/files/files-deps.js';
 import { type Estimate, estimate } from '../../src/jobs/envelope.js';
 import type { JobKind } from '../../src/jobs/handle.js';
 import { firstIdenticalItem } from '../../src/paid/admission.js';
-import { atItem, identicalItemsError, MAX_CAMPAIGN_ITEMS } from '../../src/paid/campaign.js';
+import { atItem, identicalItemsError, MAX_CAMPAIGN_ITEMS, refuseWhatAdmissionWould } from '../../src/paid/campaign.js';
 import { fingerprint as fingerprintOf } from '../../src/paid/fingerprint.js';
 import { prepareCall } from '../../src/paid/pipeline.js';
 import createShoppableImage from '../ads/create-shoppable-image.js';
@@ -111,6 +111,7 @@ async function prepareItem(
         selfStager: ctx.files?.selfStager,
       }),
       owner: ctx.owner,
+      beforePrice: (request) => refuseWhatAdmissionWould(index, spec, input, request, ctx),
     });
     // Kept with the queued item: the sender (maybe another process or instance, later) finds each file again and
     // stages it right before the item's POST, if its bytes still hash to what was consented to.
