@@ -4,7 +4,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -203,6 +212,16 @@ describe('confinement: refused for free (0 platform requests, 0 bytes staged)', 
       },
       /outside the allowed folders/,
     ],
+    [
+      // Issue 27 item 6: the link's name is inside, the file is the outside one.
+      'a hard link to a file outside',
+      () => {
+        writeFileSync(join(outside, 'secret.png'), png());
+        linkSync(join(outside, 'secret.png'), join(inputs, 'hard.png'));
+        return 'hard.png';
+      },
+      /has 2 names \(hard links\).*put a copy/,
+    ],
     ['..', () => `${inputs}/../x.png`, /must not contain "\.\."/],
     ['a device', () => '/dev/zero', /outside the allowed folders/],
     [
@@ -245,6 +264,22 @@ describe('confinement: refused for free (0 platform requests, 0 bytes staged)', 
       expect(await s3.keys()).toEqual([]);
     });
   }
+});
+
+describe('a hard-linked portrait for a custom avatar is refused too (issue 27 item 6)', () => {
+  it('create_custom_avatar', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'genplat-outside-'));
+    try {
+      writeFileSync(join(outside, 'face.png'), png());
+      linkSync(join(outside, 'face.png'), join(inputs, 'face-link.png'));
+      const r = await h.call('create_custom_avatar', { image: join(inputs, 'face-link.png') });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/"image".*has 2 names \(hard links\)/s);
+      expect(posts()).toBe(0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('over HTTP a local path names the server disk, never the caller: refused for free', () => {
