@@ -179,7 +179,10 @@ export async function startHttpRuntime(
     });
     steps.push(async () => campaigns.close());
     const fileRoutes = blobs
-      ? [stagedRoute({ blobs, key, log, now: nowMs }), uploadRoute({ blobs, key, log, now: nowMs })]
+      ? [
+          stagedRoute({ blobs, key, log, now: nowMs }),
+          uploadRoute({ blobs, key, log, now: nowMs, limits: config.files.uploadLimits }),
+        ]
       : [];
     const http = await startHttpServer({
       ...config.http,
