@@ -141,3 +141,14 @@ export function confirmationNextStep(q: {
       : `if they agree, call ${q.tool} again with the same arguments plus confirmation_token (single use, valid until ${until}).`
   }`;
 }
+
+/**
+ * `confirm_paid_call` under GENPLAT_CONSENT=human without the nonce of a View this server served (src/apps/view-nonce.ts):
+ * a capability claim is not a person's click.
+ */
+export function viewNonceRefusal(problem: string): { rule: string; next: string } {
+  return {
+    rule: `is ${problem}: a Confirm click counts only from the job viewer or campaign board this server served (GENPLAT_CONSENT=human), so nothing was confirmed`,
+    next: "Nothing was sent or charged. Show the user the quote in the job viewer (call the quoted tool again to get a fresh card) and let them click its Confirm; don't call confirm_paid_call yourself.",
+  };
+}

@@ -32,6 +32,7 @@ describe('signer', () => {
       'webhook-path',
       'staged-file',
       'upload-link',
+      'app-view',
     ] as const;
     const keys = purposes.map((p) => purposeKey(ROOT, p).toString('hex'));
     expect(new Set([...keys, ROOT.toString('hex')]).size).toBe(purposes.length + 1);
