@@ -11,6 +11,7 @@ import { registerConfirmTool } from './apps/confirm-tool.js';
 import { registerAppResources } from './apps/register.js';
 import { issueViewNonce } from './apps/view-nonce.js';
 import { createCatalog } from './catalog.js';
+import { finalJobCleanup } from './files/files-deps.js';
 import { createPoller } from './jobs/poller.js';
 import { registerPrompts } from './prompts.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
@@ -39,7 +40,14 @@ export function installHandlers(
 ): InstalledHandlers {
   const catalog = deps.catalog ?? createCatalog(deps.client);
   const ownPoller = deps.poller === undefined;
-  const poller = deps.poller ?? createPoller({ client: deps.client, jobs: deps.jobs, log: deps.log });
+  const poller =
+    deps.poller ??
+    createPoller({
+      client: deps.client,
+      jobs: deps.jobs,
+      log: deps.log,
+      onFinal: finalJobCleanup(deps.config, deps.log),
+    });
   const runtime = {
     config: deps.config,
     client: deps.client,

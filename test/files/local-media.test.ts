@@ -190,6 +190,56 @@ describe('local files arrive byte for byte, and their staged copies are deleted'
   });
 });
 
+describe('staged objects are deleted when the job is final, not at the end of their lifetime (issue 27 item 7)', () => {
+  let h2: Harness;
+  beforeAll(async () => {
+    // An hour's lifetime (the default): only the job's end can explain an empty bucket within the test.
+    h2 = await startHarness({
+      sim,
+      config: {
+        files: {
+          inputDirs: [inputs],
+          staging: {
+            bucket: s3.bucket,
+            endpoint: s3.endpoint,
+            region: 'us-east-1',
+            prefix: 'genplat-staging/',
+            pathStyle: true,
+            ttlSeconds: 3600,
+          },
+        },
+      },
+    });
+  }, 60_000);
+  afterAll(() => h2?.close());
+
+  it('a talking video with a local voice sample: its object is in the bucket while the job runs, gone once it completed', async () => {
+    const bytes = wav(32 * 1024);
+    writeFileSync(join(inputs, 'final.wav'), bytes);
+    const r = await h2.call('create_talking_video', {
+      avatar_id: 'av_ava',
+      voice_script: 'deleted at the end',
+      voice_url: 'final.wav',
+    });
+    const s = structured(r);
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(s.status).not.toBe('completed');
+    // Named by the job's ledger id in the bucket (how a restarted process finds them).
+    const rec = (await h2.jobs.list({})).find((j) => j.handle === s.handle)!;
+    expect(await s3.keys()).toEqual([expect.stringMatching(new RegExp(`^genplat-staging/${rec.id}/[\\w-]+\\.wav$`))]);
+    const w = await h2.call('wait_for_jobs', { handles: [s.handle], max_wait_s: 30 });
+    expect(text(w)).toContain('completed');
+    // The deletion follows the poller's write of the final state: wait on the bucket, generously.
+    const until = Date.now() + 20_000;
+    let keys = await s3.keys();
+    while (keys.length > 0 && Date.now() < until) {
+      await new Promise((res) => setTimeout(res, 100));
+      keys = await s3.keys();
+    }
+    expect(keys).toEqual([]);
+  });
+});
+
 describe('confinement: refused for free (0 platform requests, 0 bytes staged)', () => {
   const outside = mkdtempSync(join(tmpdir(), 'genplat-outside-'));
   afterAll(() => rmSync(outside, { recursive: true, force: true }));
