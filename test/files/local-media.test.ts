@@ -240,6 +240,52 @@ describe('staged objects are deleted when the job is final, not at the end of th
   });
 });
 
+describe('a restarted server deletes the staged objects of a job that ended while it was down (issue 27 item 7)', () => {
+  it('the record names them: the new process finds them when it sees the job final', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'genplat-restart-'));
+    const files = {
+      inputDirs: [inputs],
+      staging: {
+        bucket: s3.bucket,
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        prefix: 'genplat-staging/',
+        pathStyle: true,
+        ttlSeconds: 3600,
+      },
+    };
+    try {
+      writeFileSync(join(inputs, 'restart.wav'), wav(16 * 1024));
+      const first = await startHarness({ sim, stateDir, config: { files } });
+      const r = await first.call('create_talking_video', {
+        avatar_id: 'av_ava',
+        voice_script: 'the first process stops',
+        voice_url: 'restart.wav',
+      });
+      expect(r.isError, text(r)).toBeFalsy();
+      const handle = structured(r).handle as string;
+      await first.close();
+      expect(await s3.keys()).toHaveLength(1);
+      const second = await startHarness({ sim, stateDir, config: { files } });
+      try {
+        const w = await second.call('wait_for_jobs', { handles: [handle], max_wait_s: 30 });
+        expect(text(w)).toContain('completed');
+        const until = Date.now() + 20_000;
+        let keys = await s3.keys();
+        while (keys.length > 0 && Date.now() < until) {
+          await new Promise((res) => setTimeout(res, 100));
+          keys = await s3.keys();
+        }
+        expect(keys).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('confinement: refused for free (0 platform requests, 0 bytes staged)', () => {
   const outside = mkdtempSync(join(tmpdir(), 'genplat-outside-'));
   afterAll(() => rmSync(outside, { recursive: true, force: true }));
