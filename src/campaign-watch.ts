@@ -33,15 +33,22 @@ export function watchQueuedCampaigns(deps: CampaignWatchDeps): { close(): Promis
   const look = async () => {
     if (stopped || started) return;
     if ((await deps.jobs.queuedCampaigns()).length === 0) return;
-    const [{ startCampaignSender }, { CAMPAIGN_ITEM_SPECS }, { createPoller }, { createCatalog }] = await Promise.all([
-      import('./paid/campaign-sender.js'),
-      import('../tools/video/create-campaign.js'),
-      import('./jobs/poller.js'),
-      import('./catalog.js'),
-    ]);
+    const [{ startCampaignSender }, { CAMPAIGN_ITEM_SPECS }, { createPoller }, { createCatalog }, { finalJobCleanup }] =
+      await Promise.all([
+        import('./paid/campaign-sender.js'),
+        import('../tools/video/create-campaign.js'),
+        import('./jobs/poller.js'),
+        import('./catalog.js'),
+        import('./files/files-deps.js'),
+      ]);
     if (stopped || started) return;
     clearInterval(timer);
-    const poller = createPoller({ client: deps.client, jobs: deps.jobs, log: deps.log });
+    const poller = createPoller({
+      client: deps.client,
+      jobs: deps.jobs,
+      log: deps.log,
+      onFinal: finalJobCleanup(deps.config, deps.log),
+    });
     const catalog: Catalog = createCatalog(deps.client);
     const sender = startCampaignSender({
       config: deps.config,

@@ -271,6 +271,24 @@ export const CONFIG_DOCS: ConfigDoc[] = [
       'Lifetime of a staged file and its URL, in seconds; deleted then at the latest. Also the lifetime of self-served staged files (HTTP + `GENPLAT_PUBLIC_URL`, no bucket).',
     default: '3600',
   },
+  {
+    env: 'GENPLAT_UPLOAD_MAX_PENDING',
+    meaning:
+      'HTTP: most unused, unexpired upload links (`request_upload`) one caller may hold; the next request is refused until one is used or expires (15 min).',
+    default: '10',
+  },
+  {
+    env: 'GENPLAT_UPLOAD_MAX_INFLIGHT',
+    meaning:
+      "HTTP: most upload bodies one caller may be sending to this instance at once; the next PUT gets 429 with `Retry-After` (other callers' uploads go on).",
+    default: '3',
+  },
+  {
+    env: 'GENPLAT_UPLOAD_IDLE_S',
+    meaning:
+      'HTTP: seconds an upload body may send nothing before its connection is closed and what it stored is deleted (a link not yet used stays usable).',
+    default: '30',
+  },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
 ];

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
 import { CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
@@ -182,6 +183,8 @@ export interface FilesConfig {
     | undefined;
   /** GENPLAT_STAGING_TTL_S for the self stager (HTTP + GENPLAT_PUBLIC_URL, no bucket); default 3600. */
   stagedTtlSeconds?: number | undefined;
+  /** `GENPLAT_UPLOAD_MAX_PENDING`, `GENPLAT_UPLOAD_MAX_INFLIGHT`, `GENPLAT_UPLOAD_IDLE_S` (HTTP uploads). */
+  uploadLimits?: UploadLimits | undefined;
 }
 
 /** Tokens are case-sensitive secrets: split and trimmed, never lower-cased. */
@@ -275,6 +278,9 @@ const EnvSchema = z.object({
   GENPLAT_STAGING_PREFIX: z.string().trim().optional(),
   GENPLAT_STAGING_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
   GENPLAT_STAGING_TTL_S: intFrom('GENPLAT_STAGING_TTL_S', 1, 7 * 24 * 3600).optional(),
+  GENPLAT_UPLOAD_MAX_PENDING: intFrom('GENPLAT_UPLOAD_MAX_PENDING', 1, 1000).optional(),
+  GENPLAT_UPLOAD_MAX_INFLIGHT: intFrom('GENPLAT_UPLOAD_MAX_INFLIGHT', 1, 100).optional(),
+  GENPLAT_UPLOAD_IDLE_S: intFrom('GENPLAT_UPLOAD_IDLE_S', 1, 3600).optional(),
   // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
   GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS]).optional(),
 });
@@ -931,6 +937,13 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
           }
         : undefined,
       stagedTtlSeconds: e.GENPLAT_STAGING_TTL_S ?? 3600,
+      // Defaults and where their numbers come from: src/files/limits.ts.
+      uploadLimits: {
+        maxPendingPerCaller: e.GENPLAT_UPLOAD_MAX_PENDING ?? DEFAULT_UPLOAD_LIMITS.maxPendingPerCaller,
+        maxInFlightPerCaller: e.GENPLAT_UPLOAD_MAX_INFLIGHT ?? DEFAULT_UPLOAD_LIMITS.maxInFlightPerCaller,
+        idleTimeoutMs:
+          e.GENPLAT_UPLOAD_IDLE_S !== undefined ? e.GENPLAT_UPLOAD_IDLE_S * 1000 : DEFAULT_UPLOAD_LIMITS.idleTimeoutMs,
+      },
     },
     ...(e.GENPLAT_TEST_KILL_AT ? { testKillAt: e.GENPLAT_TEST_KILL_AT } : {}),
   };

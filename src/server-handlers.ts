@@ -9,7 +9,9 @@ import { ALL_RESOURCES, registerResources } from '../resources/index.js';
 import { ALL_TOOLS } from '../tools/index.js';
 import { registerConfirmTool } from './apps/confirm-tool.js';
 import { registerAppResources } from './apps/register.js';
+import { issueViewNonce } from './apps/view-nonce.js';
 import { createCatalog } from './catalog.js';
+import { finalJobCleanup } from './files/files-deps.js';
 import { createPoller } from './jobs/poller.js';
 import { registerPrompts } from './prompts.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
@@ -38,7 +40,14 @@ export function installHandlers(
 ): InstalledHandlers {
   const catalog = deps.catalog ?? createCatalog(deps.client);
   const ownPoller = deps.poller === undefined;
-  const poller = deps.poller ?? createPoller({ client: deps.client, jobs: deps.jobs, log: deps.log });
+  const poller =
+    deps.poller ??
+    createPoller({
+      client: deps.client,
+      jobs: deps.jobs,
+      log: deps.log,
+      onFinal: finalJobCleanup(deps.config, deps.log),
+    });
   const runtime = {
     config: deps.config,
     client: deps.client,
@@ -61,7 +70,9 @@ export function installHandlers(
   registerTools(server, specs, runtimeDeps);
   const confirm = registerConfirmTool(server, specs, runtimeDeps);
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
-  registerAppResources(server, deps.config, deps.files ? () => deps.files?.uploadOrigin() : undefined);
+  registerAppResources(server, deps.config, deps.files ? () => deps.files?.uploadOrigin() : undefined, async () =>
+    issueViewNonce(await deps.jobs.consentKey(), deps.owner, (deps.now ?? Date.now)()),
+  );
   registerPrompts(server, runtime);
   registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
   return {

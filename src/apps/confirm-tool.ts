@@ -2,9 +2,10 @@
  * `confirm_paid_call`: the consent card's Confirm button. App-only (`_meta.ui.visibility: ["app"]`: the host lets
  * only the View call it, never the model), it redeems the quote's token through the same billable path as the
  * tool itself, marking the consent as a person's click (`carrier: 'human'`; ledger consent `click`). Listed to and
- * callable by only clients that declared MCP Apps (src/protocol/app-only.ts), so `click` is recorded only for a
- * click a View could have made. With GENPLAT_CONSENT=human this and an answered elicitation form are the only ways
- * a paid call is confirmed.
+ * callable by only clients that declared MCP Apps (src/protocol/app-only.ts), and `click` is recorded only with
+ * the nonce of a View this server served to this caller (`view_nonce`, src/apps/view-nonce.ts): a capability claim
+ * alone is the client's word, not a person's. Without a valid nonce the call is the token's redemption
+ * (`token`), and under GENPLAT_CONSENT=human, where only a click or an answered form confirms, it is refused unsent.
  *
  * Registered here, not in tools/: it is not a tool of its own but a second entrance to every billable tool.
  */
@@ -16,6 +17,7 @@ import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { checkArgumentDepth } from '../guards/depth.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
+import { viewNonceRefusal } from '../paid/wording.js';
 import { clientShowsApps } from '../protocol/app-only.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from '../protocol/portable-schema.js';
@@ -24,6 +26,7 @@ import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable } from
 import { visibleSpecs } from '../tool-visibility.js';
 import { CONFIRM_TOOL } from './confirm-name.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
+import { viewNonceProblem } from './view-nonce.js';
 
 export { CONFIRM_TOOL } from './confirm-name.js';
 
@@ -43,6 +46,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
           tool: z.enum(names).describe('the quoted tool'),
           arguments: z.record(z.string(), z.unknown()).describe('the quoted arguments, unchanged'),
           confirmation_token: z.string().min(1).describe('the quote token'),
+          view_nonce: z.string().max(200).optional().describe("the View's nonce"),
         }),
       ),
       outputSchema: portableSchema(z.object(JobEnvelopeShape)),
@@ -65,6 +69,16 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
             'Show the user the quote and, if they agree, call the quoted tool again with its confirmation_token; nothing was sent or charged.',
           );
         }
+        const problem = viewNonceProblem(
+          await deps.jobs.consentKey(),
+          input.view_nonce,
+          deps.owner,
+          (deps.now ?? Date.now)(),
+        );
+        if (problem && deps.config.consent === 'human') {
+          const words = viewNonceRefusal(problem);
+          throw new UserInputError('view_nonce', words.rule, words.next);
+        }
         const spec = byName.get(input.tool);
         if (!spec) throw new UserInputError('tool', 'is not a billable tool of this server');
         // Same strict validation the tool's own call gets from the SDK: unknown or bad arguments cost nothing.
@@ -73,9 +87,15 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
           .safeParse({ ...input.arguments, confirmation_token: input.confirmation_token });
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          throw new UserInputError(`arguments.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
+          // An unknown key's issue has an empty path and names the key in `keys`: name it, not `arguments.`.
+          const path = [...(issue?.path ?? []), ...(issue?.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])];
+          throw new UserInputError(
+            path.length ? `arguments.${path.join('.')}` : 'arguments',
+            issue?.message ?? 'invalid',
+          );
         }
-        return await runBillable(server, spec, parsed.data, ctx, deps, 'human');
+        // A click only from our View; otherwise the token's redemption, recorded as such.
+        return await runBillable(server, spec, parsed.data, ctx, deps, problem ? 'model' : 'human');
       } catch (err) {
         return toolError(err, deps.log);
       }

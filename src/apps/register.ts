@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { viewCsp } from './csp.js';
 import { type ViewName, viewHtml } from './html.js';
 import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI } from './uris.js';
+import { VIEW_NONCE_MARKER, withViewNonce } from './view-nonce.js';
 
 const VIEWS: { name: ViewName; uri: string; title: string; description: string }[] = [
   {
@@ -32,12 +33,21 @@ const VIEWS: { name: ViewName; uri: string; title: string; description: string }
   },
 ];
 
-/** `uploadOrigin`: HTTP mode's upload-link origin (src/files/file-services.ts), the picker's upload panel's target. */
+/**
+ * `uploadOrigin`: HTTP mode's upload-link origin (src/files/file-services.ts), the picker's upload panel's target.
+ * `viewNonce`: a fresh click nonce for this caller (src/apps/view-nonce.ts), put in each read of a View that holds
+ * the consent card.
+ */
 export function registerAppResources(
   server: McpServer,
   config: Pick<Config, 'mediaHosts'>,
   uploadOrigin?: () => string | undefined,
+  viewNonce?: () => Promise<string>,
 ): void {
+  const htmlFor = async (name: ViewName) => {
+    const html = viewHtml(name);
+    return viewNonce && html.includes(VIEW_NONCE_MARKER) ? withViewNonce(html, await viewNonce()) : html;
+  };
   for (const v of VIEWS) {
     registerAppResource(
       server,
@@ -49,7 +59,7 @@ export function registerAppResources(
           {
             uri: v.uri,
             mimeType: RESOURCE_MIME_TYPE,
-            text: viewHtml(v.name),
+            text: await htmlFor(v.name),
             // Read time, not registration time: the sandbox's media origin exists only once it runs.
             _meta: { ui: { csp: viewCsp(config, uploadOrigin?.()), prefersBorder: true } },
           },

@@ -4,7 +4,8 @@
  * regular file (no device, FIFO, socket or folder), within the kind's size cap, and its first bytes are of
  * the field's kind. The file is opened with O_NOFOLLOW | O_NONBLOCK (a FIFO cannot block us, a last-moment
  * symlink swap fails) and every check after that is on the open descriptor (fstat), so what was checked is
- * what is read. Nothing beyond the first bytes is read before every check passed.
+ * what is read. Nothing beyond the first bytes is read before every check passed. A file with more than one
+ * name (hard links) is refused: its other names may be outside the folders (issue 27 item 6; docs/files.md).
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -80,6 +81,7 @@ export async function checkLocalFile(field: string, raw: string, kind: MediaKind
     );
     const info = await fh.stat({ bigint: true }).then((b) => ({ ...numbers(b), fileId: `${b.dev}:${b.ino}` }));
     if (!info.isFile) fail('is not a regular file (folders, devices, FIFOs and sockets are refused)');
+    if (info.nlink > 1) fail(HARD_LINK_RULE(info.nlink));
     // O_NOFOLLOW guards the last name only: a folder of the path swapped for a symlink between confinePath and
     // the open would have opened a file outside the folders (review finding of issue 22). So the open file itself
     // must be inside: from here on only the descriptor is read, and the send-time check holds on to its identity.
@@ -130,9 +132,18 @@ async function openedInside(fh: FileHandle, path: string, fileId: string, roots:
 }
 
 /** The facts of a bigint fstat the checks use (bigint so a large inode number is never rounded). */
-function numbers(b: import('node:fs').BigIntStats): { isFile: boolean; size: number } {
-  return { isFile: b.isFile(), size: Number(b.size) };
+function numbers(b: import('node:fs').BigIntStats): { isFile: boolean; size: number; nlink: number } {
+  return { isFile: b.isFile(), size: Number(b.size), nlink: Number(b.nlink) };
 }
+
+/**
+ * A hard link is the file itself under a second name: confinement by path cannot tell whether the file "lives"
+ * inside the folders or was linked in from outside (a hard link to ~/.ssh/id_ed25519 named x.png, or to a file
+ * the person never put there). So a regular file with more than one name is refused, whatever its other names
+ * (we cannot list them). The fix is a copy, which the message says.
+ */
+export const HARD_LINK_RULE = (names: number) =>
+  `has ${names} names (hard links); a hard-linked file may come from outside the allowed folders, so it is refused: put a copy of it in the folder (cp, not ln)`;
 
 /** What the quote saw of a local file: where it is, which file it was, how long. */
 export interface QuotedFile {

@@ -5,6 +5,8 @@
  * kept for the process so the SDK client and its connections are reused.
  */
 import type { Config } from '../config.js';
+import type { JobRecord } from '../jobs/store.js';
+import type { Logger } from '../log.js';
 import type { FilesDeps } from './local-media.js';
 import { type Stager, s3Stager } from './stage-s3.js';
 import { NO_UPLOADS, type UploadSource } from './upload-source.js';
@@ -46,5 +48,27 @@ export function filesDeps(
     },
     uploads: opts.uploads ?? NO_UPLOADS,
     stagingConfigured: config.files.staging !== undefined || opts.selfStager !== undefined,
+  };
+}
+
+/**
+ * What the poller calls when a job becomes final (`PollerOptions.onFinal`): its staged objects are deleted now,
+ * not at the end of their lifetime (issue 27 item 7). They sit under the job's ledger id in the bucket, so any
+ * process that sees the end finds them, a restarted one too. Undefined without a bucket (the self stager deletes
+ * on the platform's fetch). One LIST per final job on the bucket's prefix.
+ */
+export function finalJobCleanup(config: Config, log: Logger): ((rec: JobRecord) => void) | undefined {
+  if (!config.files.staging) return undefined;
+  return (rec) => {
+    const stager = stagerFor(config);
+    stager
+      ?.removeGroup?.(rec.id)
+      .then((n) => n > 0 && log.info('staged files of a finished job deleted', { ledger: rec.id, count: n }))
+      .catch((err) =>
+        log.warn('staged files of a finished job could not be deleted; their lifetime ends them', {
+          ledger: rec.id,
+          error: String(err),
+        }),
+      );
   };
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { FileServices } from './file-services.js';
+import { DEFAULT_UPLOAD_LIMITS } from './limits.js';
 import { selfStager } from './stage-self.js';
 import { createUploadLink, storeUploads } from './uploads.js';
 
@@ -40,7 +41,14 @@ export function fileServices(
     uploadOrigin: () => new URL(config.publicUrl ?? ownOrigin()).origin,
     async uploadLink(owner, kind, filename) {
       return createUploadLink(
-        { blobs, key: await key(), base: config.publicUrl ?? ownOrigin(), now: o.now(), ttlMs: o.uploadLinkTtlMs },
+        {
+          blobs,
+          key: await key(),
+          base: config.publicUrl ?? ownOrigin(),
+          now: o.now(),
+          ttlMs: o.uploadLinkTtlMs,
+          maxPending: (config.files.uploadLimits ?? DEFAULT_UPLOAD_LIMITS).maxPendingPerCaller,
+        },
         owner,
         kind,
         filename,

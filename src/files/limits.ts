@@ -13,3 +13,24 @@ export const MAX_LOCAL_BYTES: Record<MediaKind, number> = {
   audio: 50 * MiB,
   video: 200 * MiB,
 };
+
+/** Per-caller bounds on uploads (issue 27 item 6): settings `GENPLAT_UPLOAD_*` (src/config.ts), these defaults. */
+export interface UploadLimits {
+  /** Unused, unexpired upload links one caller may hold; `request_upload` refuses the next. */
+  maxPendingPerCaller: number;
+  /** Upload bodies one caller may be sending to this instance at once; the next PUT gets 429. */
+  maxInFlightPerCaller: number;
+  /** Milliseconds without a byte of an upload body before the connection is closed (and its rows deleted). */
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
+  // 10: a person uploads a few files for one conversation (a portrait, a voice sample, a product shot); a link
+  // lives 15 min. More pending than that is a loop, not a person.
+  maxPendingPerCaller: 10,
+  // 3: the page and the picker's panel send one file at a time; a person with two tabs open still fits.
+  maxInFlightPerCaller: 3,
+  // 30 s: a phone's connection stalls for a few seconds between cells (TCP retransmits back off to ~15 s);
+  // a body silent for longer is a held-open connection, which would hold its memory (a 1 MiB row) and a slot.
+  idleTimeoutMs: 30_000,
+};

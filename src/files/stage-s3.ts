@@ -17,9 +17,20 @@ export interface StagedObject {
 }
 
 export interface Stager {
-  /** Uploads `body` (exactly `size` bytes of `contentType`) and returns a presigned GET URL for it. */
-  stage(body: Readable, file: { size: number; contentType: string; ext: string }): Promise<StagedObject>;
+  /**
+   * Uploads `body` (exactly `size` bytes of `contentType`) and returns a presigned GET URL for it. `group`: the
+   * ledger id of the job it is staged for, so the job's end finds its objects (`removeGroup`) in any process.
+   */
+  stage(
+    body: Readable,
+    file: { size: number; contentType: string; ext: string; group?: string | undefined },
+  ): Promise<StagedObject>;
   remove(key: string): Promise<void>;
+  /**
+   * Deletes every object staged for the job `group` (issue 27 item 7: the job is final, the platform has fetched
+   * what it needed); returns how many. A stager that deletes on the platform's fetch (stage-self.ts) has none.
+   */
+  removeGroup?(group: string): Promise<number>;
   /**
    * The POST that names `key` may have been accepted. A stager that can see the platform's fetch (stage-self.ts)
    * deletes the copy once both happened; others wait for the lifetime's end.
@@ -29,6 +40,9 @@ export interface Stager {
   sweep(now: number): Promise<number>;
   ttlSeconds: number;
 }
+
+/** A ledger id as one path segment (ids are UUIDs; anything else is made safe rather than trusted). */
+const groupDir = (group: string) => group.replace(/[^A-Za-z0-9-]/g, '_');
 
 /** Multipart part size: S3's minimum is 5 MiB; 8 MiB × 2 in flight bounds memory. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -64,8 +78,9 @@ export function s3Stager(cfg: Staging): Stager {
     ttlSeconds: cfg.ttlSeconds,
     async stage(body, file) {
       const { s3, client, Upload, sign } = await load();
-      // Unguessable and meaningless: the file's name and hash never appear in a URL the platform logs.
-      const key = `${cfg.prefix}${randomUUID()}.${file.ext}`;
+      // Unguessable: a random name under the job's ledger id (so its end can find it: the id is in the store, the
+      // objects in the bucket, no other list to keep); the file's name and hash never appear in a URL.
+      const key = `${cfg.prefix}${file.group ? `${groupDir(file.group)}/` : ''}${randomUUID()}.${file.ext}`;
       await new Upload({
         client,
         // No ContentLength: lib-storage sizes each part itself (a whole-file length on a part would be wrong).
@@ -82,6 +97,27 @@ export function s3Stager(cfg: Staging): Stager {
     async remove(key) {
       const { s3, client } = await load();
       await client.send(new s3.DeleteObjectCommand({ Bucket: cfg.bucket, Key: key }));
+    },
+    async removeGroup(group) {
+      const { s3, client } = await load();
+      let removed = 0;
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new s3.ListObjectsV2Command({
+            Bucket: cfg.bucket,
+            Prefix: `${cfg.prefix}${groupDir(group)}/`,
+            ContinuationToken: token,
+          }),
+        );
+        for (const o of page.Contents ?? []) {
+          if (!o.Key) continue;
+          await client.send(new s3.DeleteObjectCommand({ Bucket: cfg.bucket, Key: o.Key }));
+          removed++;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return removed;
     },
     async sweep(now) {
       const { s3, client } = await load();

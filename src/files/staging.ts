@@ -3,8 +3,10 @@
  * callback URL (src/paid/callback.ts): after admission and just before the one POST, each `local:<sha256>/<name>`
  * placeholder is replaced by the presigned URL of the same bytes staged for the platform. The bytes are hashed
  * again while they stream up: a file changed since consent is not sent (its object is deleted, the call fails
- * unsent). Staged objects are deleted when the POST was surely not accepted, else at the end of their lifetime
- * (the platform may fetch any time until the job starts; the URL expires then too), and by `sweep` after a restart.
+ * unsent). Staged objects are deleted when the POST was surely not accepted, when the job is final (its answer
+ * already final: here; later: when the poller records it, `finalJobCleanup` in files-deps.ts, any process, since
+ * the objects sit under the job's ledger id), else at the end of their lifetime (the platform may fetch any time
+ * until the job starts; the URL expires then too), and by `sweep` after a restart.
  */
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
@@ -18,8 +20,11 @@ import type { Stager } from './stage-s3.js';
 
 export interface StagedRequest {
   request: PlatformRequest;
-  /** Call after the POST: `accepted` = the platform may have the job (then deletion waits for the lifetime). */
-  release(accepted: boolean): void;
+  /**
+   * Call after the POST: `accepted` = the platform may have the job (then deletion waits for the job's end or the
+   * lifetime); `final` = its answer already says the job is over (completed or failed): deleted now.
+   */
+  release(accepted: boolean, final?: boolean): void;
 }
 
 function extOf(contentType: string): string {
@@ -35,7 +40,11 @@ async function openSource(m: ResolvedMedia): Promise<Readable> {
 }
 
 /** Streams `m` through a sha256 into the stager; resolves to the key + URL when the bytes are the consented ones. */
-async function stageOne(m: ResolvedMedia, stager: Stager): Promise<{ key: string; url: string }> {
+async function stageOne(
+  m: ResolvedMedia,
+  stager: Stager,
+  group: string | undefined,
+): Promise<{ key: string; url: string }> {
   const hash = createHash('sha256');
   const tee = new PassThrough();
   const src = await openSource(m);
@@ -44,7 +53,7 @@ async function stageOne(m: ResolvedMedia, stager: Stager): Promise<{ key: string
   src.pipe(tee);
   // destroy in every case: a stager that gave up early must not leave the file's descriptor open.
   const staged = await stager
-    .stage(tee, { size: m.size, contentType: m.contentType, ext: extOf(m.contentType) })
+    .stage(tee, { size: m.size, contentType: m.contentType, ext: extOf(m.contentType), group })
     .finally(() => src.destroy());
   if (hash.digest('hex') !== m.sha256) {
     await stager.remove(staged.key).catch(() => undefined);
@@ -54,20 +63,22 @@ async function stageOne(m: ResolvedMedia, stager: Stager): Promise<{ key: string
 }
 
 /**
- * Stages every placeholder of `request` and returns the request with their URLs. On any failure, what was
- * staged is deleted and the error is thrown: nothing was sent.
+ * Stages every placeholder of `request` and returns the request with their URLs. `group` = the job's ledger id
+ * (its objects are found by it when the job ends). On any failure, what was staged is deleted and the error is
+ * thrown: nothing was sent.
  */
 export async function stageRequest(
   request: PlatformRequest,
   files: Map<string, ResolvedMedia>,
   stager: Stager,
   log: Logger,
+  group?: string,
 ): Promise<StagedRequest> {
   const urls = new Map<string, string>();
   const keys: string[] = [];
   try {
     for (const [placeholder, m] of files) {
-      const s = await stageOne(m, stager);
+      const s = await stageOne(m, stager, group);
       keys.push(s.key);
       urls.set(placeholder, s.url);
     }
@@ -92,8 +103,8 @@ export async function stageRequest(
   };
   return {
     request: { route: request.route, body: swap(request.body) as Json },
-    release(accepted) {
-      if (!accepted) return remove();
+    release(accepted, final = false) {
+      if (!accepted || final) return remove();
       for (const k of keys) {
         stager.accepted?.(k).catch((e) => log.warn('a staged file could not be marked accepted', { error: String(e) }));
       }

@@ -8,12 +8,16 @@
  * stream into the blob table in 1 MiB rows, the cap enforced while they arrive (413, all rows deleted) → the
  * upload is recorded complete (sha256, size, sniffed type) and answered as `upload:<id>`. No byte of the file
  * is ever logged.
+ *
+ * Outside the MCP endpoint's limits, so bounded here (issue 27 item 6): at most `maxInFlightPerCaller` bodies
+ * of one caller (the link's owner) at once on this instance (429 beyond), and a body that sends nothing for
+ * `idleTimeoutMs` has its connection closed and what it stored deleted (before the claim the link stays usable).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { type BlobStore, TooLargeError, writeChunks } from '../store/blobs.js';
 import type { ExtraRoute } from '../transports/http.js';
-import { MAX_LOCAL_BYTES } from './limits.js';
+import { DEFAULT_UPLOAD_LIMITS, MAX_LOCAL_BYTES, type UploadLimits } from './limits.js';
 import type { MediaKind } from './media-ref.js';
 import { SNIFF_BYTES, sniffAs } from './sniff.js';
 import { closedPage, uploadPage } from './upload-page.js';
@@ -24,6 +28,8 @@ export interface UploadRouteDeps {
   key: () => Promise<Buffer>;
   log: Logger;
   now?: () => number;
+  /** GENPLAT_UPLOAD_* (default DEFAULT_UPLOAD_LIMITS). */
+  limits?: UploadLimits | undefined;
 }
 
 const CORS = {
@@ -54,9 +60,32 @@ function page(res: ServerResponse, status: number, p: { html: string; csp: strin
 
 const USED = 'This upload link was already used or has expired. Ask your assistant for a new one (request_upload).';
 
-/** Reads until `n` bytes (or the end): the head to sniff, and an iterator over the rest of the body. */
-async function head(req: IncomingMessage, n: number) {
+/** The body went quiet for longer than the idle timeout; its connection has been closed. */
+class IdleBodyError extends Error {}
+
+/**
+ * The request body one chunk at a time, each wait bounded by `idleMs`: past it the request is destroyed (the
+ * socket closes, so the client sees it) and the wait rejects with `IdleBodyError`. Only the wait for the client
+ * runs the clock, never our own writes to the store between chunks.
+ */
+function idleBody(req: IncomingMessage, idleMs: number): AsyncIterator<Buffer> {
   const it = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return {
+    next() {
+      let timer: NodeJS.Timeout | undefined;
+      const idle = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          req.destroy();
+          reject(new IdleBodyError(`no byte for ${idleMs} ms`));
+        }, idleMs);
+      });
+      return Promise.race([it.next(), idle]).finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+/** Reads until `n` bytes (or the end): the head to sniff, and an iterator over the rest of the body. */
+async function head(it: AsyncIterator<Buffer>, n: number) {
   const parts: Buffer[] = [];
   let got = 0;
   while (got < n) {
@@ -72,6 +101,9 @@ async function head(req: IncomingMessage, n: number) {
 export function uploadRoute(deps: UploadRouteDeps): ExtraRoute {
   const now = deps.now ?? Date.now;
   const { blobs, log } = deps;
+  const limits = deps.limits ?? DEFAULT_UPLOAD_LIMITS;
+  // Bodies being received per caller (the link's owner) on this instance.
+  const busy = new Map<string, number>();
   return async (req, res, path) => {
     if (!path.startsWith(UPLOAD_PREFIX)) return false;
     if (req.method === 'OPTIONS') {
@@ -102,13 +134,49 @@ export function uploadRoute(deps: UploadRouteDeps): ExtraRoute {
     }
     if (!id) return json(res, 403, { error: 'not an upload link of this server' });
     if (!open || !row) return json(res, 410, { error: USED });
+    const owner = row.owner ?? '';
+    const mine = busy.get(owner) ?? 0;
+    if (mine >= limits.maxInFlightPerCaller) {
+      res.setHeader('connection', 'close');
+      res.setHeader('retry-after', '5');
+      return json(res, 429, {
+        error: `${limits.maxInFlightPerCaller} uploads of yours are already in progress; wait for one to finish, then send this file again (the link is still usable)`,
+      });
+    }
+    busy.set(owner, mine + 1);
+    try {
+      return await receive(req, res, id, row, limits.idleTimeoutMs);
+    } finally {
+      const left = (busy.get(owner) ?? 1) - 1;
+      if (left > 0) busy.set(owner, left);
+      else busy.delete(owner);
+    }
+  };
+
+  async function receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+    row: NonNullable<Awaited<ReturnType<BlobStore['get']>>>,
+    idleMs: number,
+  ): Promise<true> {
     const kind = row.kind as MediaKind;
     const max = MAX_LOCAL_BYTES[kind];
     if (Number(req.headers['content-length'] ?? 0) > max) {
       res.setHeader('connection', 'close');
       return json(res, 413, { error: `larger than the ${kind} limit of ${max} bytes; nothing was stored` });
     }
-    const { first, rest } = await head(req, SNIFF_BYTES);
+    const body = idleBody(req, idleMs);
+    let sniffHead: Awaited<ReturnType<typeof head>>;
+    try {
+      sniffHead = await head(body, SNIFF_BYTES);
+    } catch (err) {
+      if (!(err instanceof IdleBodyError)) throw err;
+      // Nothing claimed or stored: the link stays usable. The connection is gone, so there is no one to answer.
+      log.info('upload closed: the body stalled before its first bytes', { id });
+      return true;
+    }
+    const { first, rest } = sniffHead;
     const sniffed = sniffAs(kind, first);
     if (!sniffed) {
       res.setHeader('connection', 'close');
@@ -125,7 +193,9 @@ export function uploadRoute(deps: UploadRouteDeps): ExtraRoute {
       json(res, 200, { reference: `upload:${id}`, size, sha256, content_type: sniffed.type, filename });
     } catch (err) {
       await blobs.remove(id).catch(() => undefined);
-      if (err instanceof TooLargeError) {
+      if (err instanceof IdleBodyError) {
+        log.info('upload closed: the body stalled; what it stored was deleted', { id, idle_ms: idleMs });
+      } else if (err instanceof TooLargeError) {
         res.setHeader('connection', 'close');
         json(res, 413, { error: `larger than the ${kind} limit of ${max} bytes; nothing was stored` });
       } else {
@@ -134,7 +204,7 @@ export function uploadRoute(deps: UploadRouteDeps): ExtraRoute {
       }
     }
     return true;
-  };
+  }
 }
 
 function decodeName(h: string | string[] | undefined): string | undefined {

@@ -5,6 +5,7 @@
  * them in any media field — for that caller only (`storeUploads`, the `UploadSource` of the paid pipeline).
  */
 import { randomBytes } from 'node:crypto';
+import { GenplatError } from '../errors.js';
 import { open, sign } from '../signer.js';
 import { type BlobStore, readBlob } from '../store/blobs.js';
 import type { MediaKind } from './media-ref.js';
@@ -35,13 +36,24 @@ export function safeFilename(name: string | undefined, fallback: string): string
   return clean || fallback;
 }
 
-/** Creates the pending upload and its link. `base` = GENPLAT_PUBLIC_URL, else this server's listening origin. */
+/**
+ * Creates the pending upload and its link. `base` = GENPLAT_PUBLIC_URL, else this server's listening origin.
+ * @throws GenplatError when `owner` already holds `maxPending` unused, unexpired links (GENPLAT_UPLOAD_MAX_PENDING):
+ *   each is a row in the shared store, so a loop asking for links must stop somewhere. Counted, then created: two
+ *   requests of one caller at the same instant may both pass at the cap (one over, never unbounded).
+ */
 export async function createUploadLink(
-  deps: { blobs: BlobStore; key: Buffer; base: string; now: number; ttlMs?: number },
+  deps: { blobs: BlobStore; key: Buffer; base: string; now: number; ttlMs?: number; maxPending?: number },
   owner: string,
   kind: MediaKind,
   filename: string | undefined,
 ): Promise<UploadLink> {
+  if (deps.maxPending !== undefined && (await deps.blobs.pendingUploads(owner, deps.now)) >= deps.maxPending) {
+    throw new GenplatError(
+      `You already hold ${deps.maxPending} unused upload links (the most one caller may hold at once).`,
+      'Use one of the links already given (or wait until they expire, 15 minutes after each was made), then ask again.',
+    );
+  }
   const id = randomBytes(16).toString('base64url');
   const expiresAt = deps.now + (deps.ttlMs ?? UPLOAD_LINK_TTL_MS);
   await deps.blobs.create(

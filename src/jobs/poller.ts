@@ -111,6 +111,12 @@ export interface PollerOptions {
    * and `SPEC_MIN_READ_GAP_MS` (so a test's fast poller keeps fast hints, and production keeps the spec's 5 s).
    */
   hintGapMs?: number;
+  /**
+   * Called once the store has recorded that a job of ours became final (completed or failed): the one place the
+   * job's end is seen, in whichever process of a fleet read it (staged files are deleted there, issue 27 item 7).
+   * Never awaited; its failure is its own to log.
+   */
+  onFinal?: ((rec: JobRecord) => void) | undefined;
 }
 
 interface HandleState {
@@ -263,6 +269,7 @@ export function createPoller(opts: PollerOptions): Poller {
       // flush (0.3 ms on the bench VM, several ms on many disks) into the answer of every read that saw a
       // change. The line is still written (and visible to other processes) before the answer.
       await jobs.observe(rec.id, patch);
+      if (patch.status === 'completed' || patch.status === 'failed') opts.onFinal?.(rec);
     } catch (err) {
       log.warn('could not update the job ledger after a status read', { handle, error: message(err) });
     }

@@ -381,7 +381,7 @@ async function sendItem(
       if (!stager) throw new UserInputError(info.files[0]!.field, 'no staging bucket is configured any more');
       const files = new Map<string, ResolvedMedia>();
       for (const f of info.files) files.set(f.placeholder, await reopen(f, ctx));
-      staged = await stageRequest(info.request as PlatformRequest, files, stager, deps.log);
+      staged = await stageRequest(info.request as PlatformRequest, files, stager, deps.log, rec.id);
     } catch (err) {
       await settleFailure(
         rec,
@@ -405,7 +405,7 @@ async function sendItem(
     await settleFailure(rec, err, rec.kind, rec.estimate, deps);
     return;
   }
-  staged?.release(true);
+  staged?.release(true, sub.status === 'completed');
   deps.onStep?.('campaign_item_posted');
   await settleSubmission(rec, sub, rec.estimate, deps);
 }

@@ -162,7 +162,7 @@ export async function runPaidCall(
   if (files.size > 0) {
     try {
       // Non-null: resolveLocalMedia refused every local reference unless one of the two stagers exists.
-      staged = await stageRequest(request, files, stagerFor(deps.config, deps.selfStager)!, deps.log);
+      staged = await stageRequest(request, files, stagerFor(deps.config, deps.selfStager)!, deps.log, rec.id);
     } catch (err) {
       // Nothing was sent: settled as rejected, so the same call is not blocked as its own duplicate.
       const unsent = err instanceof UserInputError ? err : new StagingError(err);
@@ -182,7 +182,7 @@ export async function runPaidCall(
     staged?.release(mayHaveBeenAccepted(err));
     return settleFailure(rec, err, kind, estimate, deps);
   }
-  staged?.release(true);
+  staged?.release(true, sub.status === 'completed');
   deps.onStep?.('after_post');
   return settleSubmission(rec, sub, estimate, deps);
 }

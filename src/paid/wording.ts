@@ -177,3 +177,14 @@ export function admissionUnknownWords(
 /** The reason of an intent the admitting call released after its admission's answer was lost. */
 export const RELEASED_UNCONFIRMED =
   'released: the store did not confirm this admission to the call that made it; nothing was sent or charged, its reservation was returned';
+
+/**
+ * `confirm_paid_call` under GENPLAT_CONSENT=human without the nonce of a View this server served (src/apps/view-nonce.ts):
+ * a capability claim is not a person's click.
+ */
+export function viewNonceRefusal(problem: string): { rule: string; next: string } {
+  return {
+    rule: `is ${problem}: a Confirm click counts only from the job viewer or campaign board this server served (GENPLAT_CONSENT=human), so nothing was confirmed`,
+    next: "Nothing was sent or charged. Show the user the quote in the job viewer (call the quoted tool again to get a fresh card) and let them click its Confirm; don't call confirm_paid_call yourself.",
+  };
+}

@@ -44,6 +44,10 @@ export function pgBlobs(
       const [row] = await read(q.get, [id]);
       return row ? blobRowFrom(row) : undefined;
     },
+    async pendingUploads(owner, now) {
+      const [row] = await read(q.pendingUploads, [owner, now]);
+      return Number(row?.n ?? 0);
+    },
     async claim(id, now) {
       return ((await pool.query(q.claim, [id, now])).rowCount ?? 0) === 1;
     },

@@ -10,6 +10,7 @@ export function blobSql(prefix: '' | 'genplat_') {
     create: `INSERT INTO ${b} (id, purpose, owner, kind, state, content_type, filename, created_at, expires_at, accepted, fetched)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0)`,
     get: `SELECT * FROM ${b} WHERE id = $1`,
+    pendingUploads: `SELECT count(*) AS n FROM ${b} WHERE purpose = 'upload' AND owner = $1 AND state = 'pending' AND expires_at > $2`,
     claim: `UPDATE ${b} SET state = 'receiving' WHERE id = $1 AND state = 'pending' AND expires_at > $2`,
     putChunk: `INSERT INTO ${c} (blob_id, n, bytes) VALUES ($1, $2, $3)`,
     chunk: `SELECT bytes FROM ${c} WHERE blob_id = $1 AND n = $2`,

@@ -30,6 +30,9 @@ export function sqliteBlobs(db: DatabaseSync): BlobStore {
       const row = q.get.get(id) as Record<string, unknown> | undefined;
       return row ? blobRowFrom(row) : undefined;
     },
+    async pendingUploads(owner, now) {
+      return Number((q.pendingUploads.get(owner, now) as { n: number | bigint }).n);
+    },
     async claim(id, now) {
       return Number(q.claim.run(id, now).changes) === 1;
     },

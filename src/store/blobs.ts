@@ -43,6 +43,8 @@ export type NewBlob = Pick<BlobRow, 'id' | 'purpose' | 'owner' | 'kind' | 'state
 export interface BlobStore {
   create(row: NewBlob, now: number): Promise<void>;
   get(id: string): Promise<BlobRow | undefined>;
+  /** How many upload links of `owner` are still `pending` and unexpired at `now` (the per-caller cap). */
+  pendingUploads(owner: string, now: number): Promise<number>;
   /** Atomically `pending → receiving` while unexpired: true for exactly one caller (the link's single use). */
   claim(id: string, now: number): Promise<boolean>;
   putChunk(id: string, n: number, bytes: Buffer): Promise<void>;

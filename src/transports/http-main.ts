@@ -8,6 +8,7 @@ import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
 import { ConfigurationError } from '../errors.js';
+import { finalJobCleanup } from '../files/files-deps.js';
 import { fileServices, sweepBlobs } from '../files/http-files.js';
 import { stagedRoute } from '../files/staged-route.js';
 import { uploadRoute } from '../files/upload-route.js';
@@ -124,6 +125,7 @@ export async function startHttpRuntime(
       client,
       jobs,
       log,
+      onFinal: finalJobCleanup(config, log),
       ...(interval !== undefined ? { intervalMs: { min: interval, max: interval } } : {}),
     });
     steps.push(() => poller.close());
@@ -179,7 +181,10 @@ export async function startHttpRuntime(
     });
     steps.push(async () => campaigns.close());
     const fileRoutes = blobs
-      ? [stagedRoute({ blobs, key, log, now: nowMs }), uploadRoute({ blobs, key, log, now: nowMs })]
+      ? [
+          stagedRoute({ blobs, key, log, now: nowMs }),
+          uploadRoute({ blobs, key, log, now: nowMs, limits: config.files.uploadLimits }),
+        ]
       : [];
     const http = await startHttpServer({
       ...config.http,

@@ -7,6 +7,14 @@ import { APPS_HOST, type Harness, startHarness, structured, text } from '../help
 
 const ARGS = { avatar_id: 'av_marcus', voice_script: 'A human said yes.' };
 
+/** What the consent card sends with a click: the nonce in the View's HTML as this server served it to `h`'s client. */
+async function viewNonce(h: Harness, uri = JOB_VIEWER_URI): Promise<string> {
+  const c = (await h.client.readResource({ uri })).contents[0] as { text: string };
+  const m = /<meta name="genplat-view-nonce" content="([^"]+)">/.exec(c.text);
+  if (!m) throw new Error(`no view nonce in ${uri}`);
+  return m[1]!;
+}
+
 describe('MCP Apps: links and resources', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -107,6 +115,7 @@ describe('GENPLAT_CONSENT=human', () => {
       tool: 'create_talking_video',
       arguments: ARGS,
       confirmation_token: token,
+      view_nonce: await viewNonce(h),
     });
     expect(structured(click).status, text(click)).toBe('submitted');
     expect(billablePosts(h.sim)).toBe(1);
@@ -119,12 +128,14 @@ describe('GENPLAT_CONSENT=human', () => {
       tool: 'create_talking_video',
       arguments: args,
       confirmation_token: token,
+      view_nonce: await viewNonce(h),
     });
     expect(structured(first).status).toBe('submitted');
     const second = await h.call('confirm_paid_call', {
       tool: 'create_talking_video',
       arguments: args,
       confirmation_token: token,
+      view_nonce: await viewNonce(h),
     });
     expect(structured(second).status).not.toBe('submitted');
     expect(billablePosts(h.sim)).toBe(1);
@@ -146,6 +157,7 @@ describe('GENPLAT_CONSENT=human', () => {
       tool: 'create_talking_video',
       arguments: { ...quoted, voice_script: 'Something else.' },
       confirmation_token: token,
+      view_nonce: await viewNonce(h),
     });
     expect(structured(r).status).toBe('confirmation_required');
     expect(billablePosts(h.sim)).toBe(0);
@@ -156,10 +168,46 @@ describe('GENPLAT_CONSENT=human', () => {
       tool: 'create_talking_video',
       arguments: { ...ARGS, bogus: 1 },
       confirmation_token: 'x',
+      view_nonce: await viewNonce(h),
     });
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/Invalid argument "arguments/);
+    // Issue 27 item 6: the unknown key itself is named (it was `arguments.`, no key).
+    expect(text(r)).toMatch(/Invalid argument "arguments\.bogus": Unrecognized key/);
     expect(h.sim.log.entries()).toHaveLength(0);
+  });
+
+  it("a client that declares Apps but calls confirm_paid_call without the View's nonce: refused by name, not a click, 0 POSTs (issue 27 item 6)", async () => {
+    const token = structured(await h.call('create_talking_video', { ...ARGS, voice_script: 'No View.' }))
+      .confirmation_token as string;
+    const before = (await h.jobs.list({})).length;
+    for (const view_nonce of [undefined, 'v1.1.forged.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const r = await h.call('confirm_paid_call', {
+        tool: 'create_talking_video',
+        arguments: { ...ARGS, voice_script: 'No View.' },
+        confirmation_token: token,
+        ...(view_nonce ? { view_nonce } : {}),
+      });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/Invalid argument "view_nonce": is (missing|not one this server gave its View)/);
+      expect(text(r)).toMatch(/Nothing was sent or charged/);
+    }
+    expect(billablePosts(h.sim)).toBe(0);
+    expect((await h.jobs.list({})).length).toBe(before);
+    // The token was not spent: the person's click in the View still redeems it.
+    const click = await h.call('confirm_paid_call', {
+      tool: 'create_talking_video',
+      arguments: { ...ARGS, voice_script: 'No View.' },
+      confirmation_token: token,
+      view_nonce: await viewNonce(h),
+    });
+    expect(structured(click).status, text(click)).toBe('submitted');
+    expect(billablePosts(h.sim)).toBe(1);
+  });
+
+  it('the campaign board carries a nonce too; the picker (no card) none', async () => {
+    expect(await viewNonce(h, BOARD_URI)).toMatch(/^v1\.\d+\./);
+    const picker = (await h.client.readResource({ uri: PICKER_URI })).contents[0] as { text: string };
+    expect(picker.text).not.toContain('genplat-view-nonce');
   });
 });
 

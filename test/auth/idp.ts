@@ -26,6 +26,8 @@ export interface TestIdp {
   down: boolean;
   /** A client-credentials access token for `resource` (sub = the bot's client id). */
   clientCredentialsToken(resource: string, scope: string): Promise<string>;
+  /** Revokes one of the bot's access tokens (RFC 7009): introspection answers `active: false` from then on. */
+  revoke(token: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export async function startIdp(opts: {
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
+      revocation: { enabled: true, allowedPolicy: async () => true },
       resourceIndicators: {
         enabled: true,
         defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: string) => oneOf,
@@ -149,6 +152,17 @@ export async function startIdp(opts: {
       const body = (await res.json()) as { access_token?: string };
       if (!res.ok || !body.access_token) throw new Error(`token endpoint: ${res.status} ${JSON.stringify(body)}`);
       return body.access_token;
+    },
+    async revoke(token) {
+      const res = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${BOT_CLIENT.id}:${BOT_CLIENT.secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      });
+      if (!res.ok) throw new Error(`revocation endpoint: ${res.status}`);
     },
     async close() {
       await new Promise<void>((resolve) => {

@@ -1,9 +1,10 @@
 /**
  * Opaque access tokens (issue 14 item 1, "or introspection"): the provider issues non-JWT tokens and the server
- * asks its RFC 7662 introspection endpoint, as our own confidential client, on every request. Same rules as for
+ * asks its RFC 7662 introspection endpoint, as our own confidential client (again at least every 60 s per token). Same rules as for
  * JWTs: audience bound to us, scopes honoured, refusals before any work.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { VERIFIED_TTL_MS } from '../../src/auth/verify-cache.js';
 import { withToken } from './browser.js';
 import { FOREIGN_RESOURCE, type OAuthFixture, startOAuthFixture } from './fixture.js';
 
@@ -55,5 +56,17 @@ describe('opaque tokens through introspection', () => {
     ).rejects.toThrow(/Insufficient scope/);
     await c.close();
     expect(f.sim.log.entries()).toHaveLength(0);
+  });
+
+  it('refuses a token revoked at the provider once the verified-token window (60 s) has passed (issue 27 item 5)', async () => {
+    // The token lives 10 min at the provider; the window, not the token's exp, bounds how long a revocation waits.
+    expect(VERIFIED_TTL_MS).toBeLessThanOrEqual(60_000);
+    const token = await f.idp.clientCredentialsToken(f.url, 'genplat:read');
+    expect(await status(token)).toBe(200);
+    await f.idp.revoke(token);
+    // Inside the window the remembered answer stands (that is the cache's point).
+    expect(await status(token)).toBe(200);
+    f.advance(VERIFIED_TTL_MS + 1);
+    expect(await status(token)).toBe(401);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
+import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { foldAudit } from '../../src/audit/export.js';
 import { APPS_HOST, type Harness, type HarnessOptions, startHarness, structured, text } from '../helpers/harness.js';
 
@@ -63,14 +64,25 @@ describe('the consent record says what happened', () => {
     expect(await recorded()).toEqual(only('elicitation'));
   });
 
-  it('a Confirm click from a client that declared MCP Apps: "click"', async () => {
+  it('a Confirm click from the View this server served (its nonce), in a client that declared MCP Apps: "click"', async () => {
     await start({ clientCapabilities: APPS_HOST });
     expect((await h!.client.listTools()).tools.map((t) => t.name)).toContain(CONFIRM_TOOL);
     const token = structured(await h!.call(TOOL, ARGS)).confirmation_token;
-    const click = await h!.call(CONFIRM_TOOL, { tool: TOOL, arguments: ARGS, confirmation_token: token });
+    const view = (await h!.client.readResource({ uri: JOB_VIEWER_URI })).contents[0] as { text: string };
+    const view_nonce = /name="genplat-view-nonce" content="([^"]+)"/.exec(view.text)?.[1];
+    const click = await h!.call(CONFIRM_TOOL, { tool: TOOL, arguments: ARGS, confirmation_token: token, view_nonce });
     expect(structured(click).status, text(click)).toBe('submitted');
     expect(h!.sim.log.count(POSTS)).toBe(1);
     expect(await recorded()).toEqual(only('click'));
+  });
+
+  it('the same call without the View\'s nonce (a capability claim only) is the token\'s redemption: "token", not "click" (issue 27 item 6)', async () => {
+    await start({ clientCapabilities: APPS_HOST });
+    const token = structured(await h!.call(TOOL, ARGS)).confirmation_token;
+    const call = await h!.call(CONFIRM_TOOL, { tool: TOOL, arguments: ARGS, confirmation_token: token });
+    expect(structured(call).status, text(call)).toBe('submitted');
+    expect(h!.sim.log.count(POSTS)).toBe(1);
+    expect(await recorded()).toEqual(only('token'));
   });
 
   it('a 2025-era client cannot claim MCP Apps in a request _meta envelope (issue 18 review): refused, nothing recorded', async () => {

@@ -4,7 +4,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -181,6 +190,102 @@ describe('local files arrive byte for byte, and their staged copies are deleted'
   });
 });
 
+describe('staged objects are deleted when the job is final, not at the end of their lifetime (issue 27 item 7)', () => {
+  let h2: Harness;
+  beforeAll(async () => {
+    // An hour's lifetime (the default): only the job's end can explain an empty bucket within the test.
+    h2 = await startHarness({
+      sim,
+      config: {
+        files: {
+          inputDirs: [inputs],
+          staging: {
+            bucket: s3.bucket,
+            endpoint: s3.endpoint,
+            region: 'us-east-1',
+            prefix: 'genplat-staging/',
+            pathStyle: true,
+            ttlSeconds: 3600,
+          },
+        },
+      },
+    });
+  }, 60_000);
+  afterAll(() => h2?.close());
+
+  it('a talking video with a local voice sample: its object is in the bucket while the job runs, gone once it completed', async () => {
+    const bytes = wav(32 * 1024);
+    writeFileSync(join(inputs, 'final.wav'), bytes);
+    const r = await h2.call('create_talking_video', {
+      avatar_id: 'av_ava',
+      voice_script: 'deleted at the end',
+      voice_url: 'final.wav',
+    });
+    const s = structured(r);
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(s.status).not.toBe('completed');
+    // Named by the job's ledger id in the bucket (how a restarted process finds them).
+    const rec = (await h2.jobs.list({})).find((j) => j.handle === s.handle)!;
+    expect(await s3.keys()).toEqual([expect.stringMatching(new RegExp(`^genplat-staging/${rec.id}/[\\w-]+\\.wav$`))]);
+    const w = await h2.call('wait_for_jobs', { handles: [s.handle], max_wait_s: 30 });
+    expect(text(w)).toContain('completed');
+    // The deletion follows the poller's write of the final state: wait on the bucket, generously.
+    const until = Date.now() + 20_000;
+    let keys = await s3.keys();
+    while (keys.length > 0 && Date.now() < until) {
+      await new Promise((res) => setTimeout(res, 100));
+      keys = await s3.keys();
+    }
+    expect(keys).toEqual([]);
+  });
+});
+
+describe('a restarted server deletes the staged objects of a job that ended while it was down (issue 27 item 7)', () => {
+  it('the record names them: the new process finds them when it sees the job final', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'genplat-restart-'));
+    const files = {
+      inputDirs: [inputs],
+      staging: {
+        bucket: s3.bucket,
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        prefix: 'genplat-staging/',
+        pathStyle: true,
+        ttlSeconds: 3600,
+      },
+    };
+    try {
+      writeFileSync(join(inputs, 'restart.wav'), wav(16 * 1024));
+      const first = await startHarness({ sim, stateDir, config: { files } });
+      const r = await first.call('create_talking_video', {
+        avatar_id: 'av_ava',
+        voice_script: 'the first process stops',
+        voice_url: 'restart.wav',
+      });
+      expect(r.isError, text(r)).toBeFalsy();
+      const handle = structured(r).handle as string;
+      await first.close();
+      expect(await s3.keys()).toHaveLength(1);
+      const second = await startHarness({ sim, stateDir, config: { files } });
+      try {
+        const w = await second.call('wait_for_jobs', { handles: [handle], max_wait_s: 30 });
+        expect(text(w)).toContain('completed');
+        const until = Date.now() + 20_000;
+        let keys = await s3.keys();
+        while (keys.length > 0 && Date.now() < until) {
+          await new Promise((res) => setTimeout(res, 100));
+          keys = await s3.keys();
+        }
+        expect(keys).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('confinement: refused for free (0 platform requests, 0 bytes staged)', () => {
   const outside = mkdtempSync(join(tmpdir(), 'genplat-outside-'));
   afterAll(() => rmSync(outside, { recursive: true, force: true }));
@@ -202,6 +307,16 @@ describe('confinement: refused for free (0 platform requests, 0 bytes staged)', 
         return 'link.png';
       },
       /outside the allowed folders/,
+    ],
+    [
+      // Issue 27 item 6: the link's name is inside, the file is the outside one.
+      'a hard link to a file outside',
+      () => {
+        writeFileSync(join(outside, 'secret.png'), png());
+        linkSync(join(outside, 'secret.png'), join(inputs, 'hard.png'));
+        return 'hard.png';
+      },
+      /has 2 names \(hard links\).*put a copy/,
     ],
     ['..', () => `${inputs}/../x.png`, /must not contain "\.\."/],
     ['a device', () => '/dev/zero', /outside the allowed folders/],
@@ -245,6 +360,22 @@ describe('confinement: refused for free (0 platform requests, 0 bytes staged)', 
       expect(await s3.keys()).toEqual([]);
     });
   }
+});
+
+describe('a hard-linked portrait for a custom avatar is refused too (issue 27 item 6)', () => {
+  it('create_custom_avatar', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'genplat-outside-'));
+    try {
+      writeFileSync(join(outside, 'face.png'), png());
+      linkSync(join(outside, 'face.png'), join(inputs, 'face-link.png'));
+      const r = await h.call('create_custom_avatar', { image: join(inputs, 'face-link.png') });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/"image".*has 2 names \(hard links\)/s);
+      expect(posts()).toBe(0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('over HTTP a local path names the server disk, never the caller: refused for free', () => {

@@ -40,7 +40,8 @@ export interface UploadLinkAnswer {
   max_bytes: number;
 }
 
-export async function startUploadsFixture(): Promise<UploadsFixture> {
+/** `env`: more settings, as an operator writes them (e.g. GENPLAT_UPLOAD_IDLE_S). */
+export async function startUploadsFixture(env: Record<string, string> = {}): Promise<UploadsFixture> {
   const sim = await startSimulator({ timing: 'test', fetchMedia: true });
   setTrustedMediaOrigins([sim.origin]);
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-uploads-'));
@@ -49,6 +50,7 @@ export async function startUploadsFixture(): Promise<UploadsFixture> {
     GENPLAT_BASE_URL: sim.baseUrl,
     GENPLAT_STATE_DIR: stateDir,
     GENPLAT_HTTP_TOKEN: `${TOKEN_A},${TOKEN_B}`,
+    ...env,
   });
   const config: Config = { ...base, vendors: sim.vendors, confirm: { mode: 'never' }, logLevel: 'debug' };
   const logLines: string[] = [];

@@ -38,6 +38,7 @@ import { createCatalog } from '../../src/catalog.js';
 import { createPlatformClient, type PlatformClientHandle } from '../../src/client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { ToolSpec } from '../../src/define-tool.js';
+import { finalJobCleanup } from '../../src/files/files-deps.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createPoller } from '../../src/jobs/poller.js';
 import type { JobStore } from '../../src/jobs/store.js';
@@ -171,7 +172,14 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     });
     cleanups.push(() => platform.close());
     const interval = opts.pollIntervalMs ?? 20;
-    const poller = createPoller({ client: platform, jobs, log, intervalMs: { min: interval, max: interval } });
+    // As the servers wire it (server-handlers.ts, http-main.ts): a final job's staged files are deleted then.
+    const poller = createPoller({
+      client: platform,
+      jobs,
+      log,
+      intervalMs: { min: interval, max: interval },
+      onFinal: finalJobCleanup(config, log),
+    });
     cleanups.push(() => poller.close());
 
     const era = opts.era ?? testEra();

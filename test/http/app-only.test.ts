@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
+import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { APPS_HOST } from '../helpers/harness.js';
-import { type HttpFixture, sc, startHttpFixture, TOKEN_A, testEra, text } from './helpers.js';
+import { type HttpFixture, sc, startHttpFixture, type TestClient, TOKEN_A, TOKEN_B, testEra, text } from './helpers.js';
 
 let f: HttpFixture;
 beforeAll(async () => {
@@ -17,6 +18,22 @@ afterAll(() => f?.close());
 
 const ARGS = { avatar_id: 'av_ava', voice_script: 'Over HTTP, who clicked?' };
 const posts = () => f.sim.log.entries().filter((e) => e.method === 'POST').length;
+
+/** The click nonce in the job viewer as this server serves it to `c`'s caller (what the consent card sends). */
+async function viewNonce(c: TestClient): Promise<string | undefined> {
+  const view = (await c.client.readResource({ uri: JOB_VIEWER_URI })).contents[0] as { text: string };
+  return /name="genplat-view-nonce" content="([^"]+)"/.exec(view.text)?.[1];
+}
+
+/** The consent kind the server recorded for a job (read from the state dir's SQLite store). */
+async function consentOf(handle: string): Promise<string | undefined> {
+  const store = await (await import('../../src/store/sqlite.js')).openSqliteStore(f.config.stateDir);
+  try {
+    return (await store.get(handle))?.consent;
+  } finally {
+    await store.close();
+  }
+}
 
 describe('App-only tools over stateless HTTP', () => {
   it('a client without MCP Apps is not shown confirm_paid_call and is refused it by name, unsent', async () => {
@@ -44,9 +61,29 @@ describe('App-only tools over stateless HTTP', () => {
       tool: 'create_talking_video',
       arguments: args,
       confirmation_token: token,
+      view_nonce: await viewNonce(c),
     });
     expect(sc(click).status ?? 'refused').toBe(testEra() === 'modern' ? 'submitted' : 'refused');
     expect(posts()).toBe(testEra() === 'modern' ? 1 : 0);
+    if (testEra() === 'modern') expect(await consentOf(sc(click).handle as string)).toBe('click');
     await c.close();
+  });
+
+  it("the View's nonce is bound to its caller: another caller's is not a click (issue 27 item 6)", async () => {
+    if (testEra() !== 'modern') return; // 2025 over stateless HTTP is never shown the Confirm tool (above)
+    const a = await f.connect(TOKEN_A, { capabilities: APPS_HOST });
+    const b = await f.connect(TOKEN_B, { capabilities: APPS_HOST });
+    const args = { ...ARGS, voice_script: "Someone else's View." };
+    const token = sc(await a.call('create_talking_video', args)).confirmation_token;
+    const r = await a.call(CONFIRM_TOOL, {
+      tool: 'create_talking_video',
+      arguments: args,
+      confirmation_token: token,
+      view_nonce: await viewNonce(b),
+    });
+    expect(sc(r).status).toBe('submitted');
+    expect(await consentOf(sc(r).handle as string)).toBe('token');
+    await a.close();
+    await b.close();
   });
 });

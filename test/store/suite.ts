@@ -820,6 +820,18 @@ export function storeSuite(name: string, backend: Backend): void {
         expect(await b.claim('unknown', T)).toBe(false);
       });
 
+      it("counts a caller's pending, unexpired upload links only (issue 27 item 6's cap)", async () => {
+        const b = (await fresh()).blobs!();
+        await b.create(pending('pc-1'), T);
+        await b.create(pending('pc-2', T + 10), T);
+        await b.create({ ...pending('pc-3'), owner: 'token:b' }, T);
+        await b.create(pending('pc-4'), T);
+        expect(await b.claim('pc-4', T + 1)).toBe(true);
+        expect(await b.pendingUploads('token:a', T + 1)).toBe(2);
+        expect(await b.pendingUploads('token:a', T + 10)).toBe(1);
+        expect(await b.pendingUploads('token:c', T)).toBe(0);
+      });
+
       it('refuses bytes past the cap', async () => {
         const b = (await fresh()).blobs!();
         await b.create(pending('up-4'), T);

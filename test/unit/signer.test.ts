@@ -33,6 +33,7 @@ describe('signer', () => {
       'staged-file',
       'upload-link',
       'account-id',
+      'app-view',
     ] as const;
     const keys = purposes.map((p) => purposeKey(ROOT, p).toString('hex'));
     expect(new Set([...keys, ROOT.toString('hex')]).size).toBe(purposes.length + 1);

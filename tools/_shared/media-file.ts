@@ -11,7 +11,7 @@ import { basename, extname, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { MediaPart } from '../../src/client/types.js';
 import { UserInputError } from '../../src/errors.js';
-import { confinePath } from '../../src/files/confine.js';
+import { confinePath, HARD_LINK_RULE } from '../../src/files/confine.js';
 import { localRefFormProblem, parseMediaRef } from '../../src/files/media-ref.js';
 import type { UploadSource } from '../../src/files/upload-source.js';
 import { publicMediaUrlProblem } from '../../src/guards/url.js';
@@ -124,6 +124,8 @@ export async function checkMediaFile(field: MediaField, given: string, roots: st
     fail(err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code ?? 'error'})`),
   );
   if (!info.isFile()) fail('is not a regular file');
+  // As for every local file (src/files/confine.ts): a second name may be outside the folders.
+  if (info.nlink > 1) fail(HARD_LINK_RULE(info.nlink));
   if (info.size === 0) fail('is empty');
   if (info.size > MAX_MEDIA_FILE_BYTES) {
     fail(`is ${(info.size / 1024 / 1024).toFixed(1)} MiB; at most 10 MiB is accepted`);

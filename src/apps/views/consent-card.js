@@ -14,6 +14,7 @@ globalThis.GenplatConsent = {
    */
   create({ app, el, onChange, onStarted }) {
     const credits = (n) => `${Number(n).toLocaleString('en-US')} credits`;
+    const viewNonce = document.querySelector('meta[name="genplat-view-nonce"]')?.getAttribute('content') ?? '';
     const FOLD_AT = 120;
     let quote;
 
@@ -67,7 +68,13 @@ globalThis.GenplatConsent = {
       try {
         const r = await app.callServerTool({
           name: 'confirm_paid_call',
-          arguments: { tool: q.call.tool, arguments: q.call.arguments, confirmation_token: q.env.confirmation_token },
+          arguments: {
+            tool: q.call.tool,
+            arguments: q.call.arguments,
+            confirmation_token: q.env.confirmation_token,
+            // The server's proof that this click comes from the View it served (src/apps/view-nonce.ts).
+            ...(viewNonce ? { view_nonce: viewNonce } : {}),
+          },
         });
         const sc = r?.structuredContent;
         const started = Array.isArray(sc?.jobs) ? sc.jobs[0] : sc?.status ? sc : undefined;
