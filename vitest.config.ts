@@ -19,8 +19,14 @@ const HARNESS_FILES = (() => {
       // The browser View tests render the same HTML from the same results in either era (the Apps server side,
       // confirm_paid_call included, runs in both through test/apps/apps-server.test.ts): once is enough.
       else if (p.endsWith('.browser.test.ts')) continue;
-      else if (p.startsWith(join('test', 'http')) || readFileSync(p, 'utf8').match(/helpers\/harness|http\/helpers/))
-        out.push(p);
+      else {
+        const text = readFileSync(p, 'utf8');
+        // A test/http file that speaks no MCP (no client, fixture or era: the bin's exit codes, signals and ports,
+        // test/http/bin-failures.test.ts) is the same in either era: once is enough.
+        if (p.startsWith(join('test', 'http')) && !/Client|startHttpFixture|testEra|eraOptions|startHarness/.test(text))
+          continue;
+        if (p.startsWith(join('test', 'http')) || /helpers\/harness|http\/helpers/.test(text)) out.push(p);
+      }
     }
   };
   walk('test');

@@ -70,7 +70,7 @@ describe('MCP Apps: links and resources', () => {
     h.sim.log.clear();
     const sub = structured(await h.call('create_talking_video', ARGS));
     let r = await h.call('get_job', { handle: sub.handle! });
-    for (let i = 0; i < 30 && structured(r).status !== 'completed'; i++) {
+    for (let i = 0; i < 100 && structured(r).status !== 'completed'; i++) {
       await new Promise((res) => setTimeout(res, 300));
       r = await h.call('get_job', { handle: sub.handle! });
     }

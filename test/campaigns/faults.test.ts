@@ -4,7 +4,7 @@
  * is never resent (not by the sender, not by a later sweep, not by the same call repeated); one the platform
  * definitely refused is reported failed with its reason, and its reservation stops counting.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FaultKind } from '../../src/sim/faults.js';
 import { type Harness, startHarness, structured } from '../helpers/harness.js';
 
@@ -49,7 +49,11 @@ describe('campaign items under every POST fault', () => {
       const id = String(r.handle).replace(/^campaign:/, '');
       const items = await finished(id);
       // The simulator logs a delayed request when it answers (after the client gave up on it).
-      if (kind === 'delay') await new Promise((r) => setTimeout(r, 4_500));
+      // So the held one is waited for (an event, bounded generously) rather than slept through.
+      await vi.waitFor(() => expect(h!.sim.log.count(POSTS)).toBeGreaterThanOrEqual(6), {
+        timeout: 30_000,
+        interval: 25,
+      });
       const sent = h.sim.log.count(POSTS);
       // Each of the 6 items was POSTed exactly once: the faulted one too, never again.
       expect(sent).toBe(6);

@@ -44,7 +44,7 @@ describe('kill -9 after 1 of N campaign items was POSTed, then restart', () => {
     const admitted = (await doomed.client
       .callTool({ name: 'create_campaign', arguments: CAMPAIGN })
       .catch(() => undefined)) as CallToolResult | undefined;
-    for (let i = 0; i < 200 && sim.log.count(POSTS) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 1200 && sim.log.count(POSTS) < 1; i++) await new Promise((r) => setTimeout(r, 25));
     await new Promise((r) => setTimeout(r, 300));
     await doomed.close().catch(() => {});
     expect(sim.log.count(POSTS)).toBe(1);
@@ -61,7 +61,7 @@ describe('kill -9 after 1 of N campaign items was POSTed, then restart', () => {
 
     const after = await spawnServer(env);
     try {
-      for (let i = 0; i < 400 && sim.log.count(POSTS) < N; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 2400 && sim.log.count(POSTS) < N; i++) await new Promise((r) => setTimeout(r, 25));
       // A little longer: a second send of anything would show up here.
       await new Promise((r) => setTimeout(r, 500));
       expect(sim.log.count(POSTS)).toBe(N);

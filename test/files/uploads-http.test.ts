@@ -73,7 +73,7 @@ describe('request_upload → the page → upload:<id> → a job that completes',
     }
     // Accepted and fetched: the staged copy is deleted (the upload itself stays for its own lifetime).
     const stagedId = got?.path.slice('/staged/'.length).split('.')[0] ?? '';
-    for (let i = 0; i < 50 && (await fx.blobs.get(stagedId)); i++) await new Promise((res) => setTimeout(res, 20));
+    for (let i = 0; i < 1000 && (await fx.blobs.get(stagedId)); i++) await new Promise((res) => setTimeout(res, 20));
     expect(await fx.blobs.get(stagedId)).toBeUndefined();
     expect(await chunkCount(stagedId)).toBe(0);
     expect(await fx.blobs.get(l.reference.slice('upload:'.length))).toMatchObject({ state: 'complete' });

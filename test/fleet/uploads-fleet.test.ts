@@ -97,7 +97,7 @@ describe('uploads and staged files across instances (PostgreSQL)', () => {
     const res = await fetch(onB);
     expect(res.status).toBe(200);
     expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(bytes));
-    for (let i = 0; i < 50 && (await blobs.get(staged.key)); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 1000 && (await blobs.get(staged.key)); i++) await new Promise((r) => setTimeout(r, 20));
     expect(await blobs.get(staged.key)).toBeUndefined();
     expect((await fetch(staged.url)).status).toBe(404);
   });

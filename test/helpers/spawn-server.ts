@@ -67,8 +67,9 @@ class TeeStdioTransport implements Transport {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     child.stdin.end();
-    // The server exits when stdin closes; a stuck one is killed so a test never hangs.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    // The server exits when stdin closes; a stuck one is killed so a test never hangs. Generous: a graceful exit
+    // (store closed, timers stopped) on a loaded 2-core box can take seconds, and a kill makes close() answer null.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     await this.exited;
     clearTimeout(timer);
   }

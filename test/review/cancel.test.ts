@@ -24,7 +24,8 @@ describe.each(billableTools().map((t) => t.name))('%s: cancelled while its POST 
     const ac = new AbortController();
     const call = h.call(tool, ex.args(h.sim), { signal: ac.signal });
     // Abort once the intent is on record (the POST goes out right after it).
-    await vi.waitFor(async () => expect((await h!.jobs.list({})).length).toBe(1), { interval: 5 });
+    // vi.waitFor's default bound is 1 s: under load the intent took longer to land (seen failing on a 2-core box).
+    await vi.waitFor(async () => expect((await h!.jobs.list({})).length).toBe(1), { interval: 5, timeout: 20_000 });
     await new Promise((r) => setTimeout(r, 100));
     ac.abort('user pressed stop');
     await expect(call).rejects.toBeDefined();

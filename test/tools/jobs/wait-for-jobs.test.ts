@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness, structured, text } from '../../helpers/harness.js';
 
 const STATUS = { method: 'GET', path: '/video/status' } as const;
@@ -128,7 +128,8 @@ describe('wait_for_jobs', () => {
     h.sim.log.clear();
     const ac = new AbortController();
     const call = h.call('wait_for_jobs', { handles: [a], max_wait_s: 30 }, { signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 200));
+    // Cancelled once the wait is polling (its first read answered), not after a fixed 200 ms.
+    await vi.waitFor(() => expect(h.sim.log.count(STATUS)).toBeGreaterThan(0), { timeout: 20_000, interval: 10 });
     ac.abort();
     await expect(call).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 100));
