@@ -10,22 +10,17 @@
  * says "not admitted, nothing sent", never "Internal error".
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCatalog } from '../../src/catalog.js';
-import { createPlatformClient } from '../../src/client/index.js';
 import type { Config } from '../../src/config.js';
-import { createPoller } from '../../src/jobs/poller.js';
 import type { PaidStep } from '../../src/kill-steps.js';
-import { createLogger } from '../../src/log.js';
 import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/campaign.js';
-import { startCampaignSender } from '../../src/paid/campaign-sender.js';
 import { CommitUnknownError } from '../../src/store/commit-unknown.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/types.js';
-import { CAMPAIGN_ITEM_SPECS } from '../../tools/video/create-campaign.js';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
 import { type Harness, startHarness, structured } from '../helpers/harness.js';
 import { ADMIN_URL, createTestSchema, dropTestDatabases } from '../store/pg-helper.js';
+import { sweepOnce } from './sweep-once.js';
 
 const POSTS = { method: 'POST', path: '/video/generate' } as const;
 /** Short bounds so a muted database fails a statement in ~1-3 s, not the 15 s default. */
@@ -129,35 +124,9 @@ async function harness(kind: Kind, onPaidStep?: (s: PaidStep) => void): Promise<
   };
 }
 
-/** One sweep of a serving process's campaign sender (src/paid/campaign-sender.ts) with `over` its config. */
+/** One sweep of a serving process's campaign sender with `over` its config. */
 async function sweep(over: Partial<Config> = {}, aheadMs = 0, lines: string[] = []): Promise<void> {
-  const log = createLogger('debug', (l) => lines.push(l));
-  const config = { ...h!.config, ...over };
-  const client = createPlatformClient({
-    baseUrl: config.baseUrl!,
-    apiKey: config.apiKey!,
-    vendors: config.vendors,
-    logger: log,
-  });
-  const poller = createPoller({ client, jobs: h!.jobs, log });
-  const sender = startCampaignSender({
-    config,
-    client,
-    jobs: h!.jobs,
-    log,
-    catalog: createCatalog(client),
-    poller,
-    itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
-    now: () => Date.now() + aheadMs,
-    everyMs: 3_600_000,
-  });
-  try {
-    await sender.sweep();
-  } finally {
-    sender.close();
-    poller.close();
-    await client.close();
-  }
+  await sweepOnce(h!, { over, aheadMs, lines, times: 1 });
 }
 
 const campaign = (tag: string) => ({

@@ -9,16 +9,11 @@
  * never starts (what a kill -9 at that step leaves in the store).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCatalog } from '../../src/catalog.js';
-import { createPlatformClient } from '../../src/client/index.js';
 import type { Config } from '../../src/config.js';
-import { createPoller } from '../../src/jobs/poller.js';
 import type { PaidStep } from '../../src/kill-steps.js';
-import { createLogger } from '../../src/log.js';
 import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/campaign.js';
-import { startCampaignSender } from '../../src/paid/campaign-sender.js';
-import { CAMPAIGN_ITEM_SPECS } from '../../tools/video/create-campaign.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
+import { sweepOnce } from './sweep-once.js';
 
 const POSTS = { method: 'POST', path: '/video/generate' } as const;
 const OTHER_KEY = 'sk-another-account-0123456789abcdef';
@@ -43,37 +38,9 @@ async function stoppingAt(at: PaidStep): Promise<Harness> {
   return h;
 }
 
-/** One sweep of a serving process's sender with `over` its config; its log lines go to `lines`. */
+/** One sweep (two in this file: a refusal is logged once per campaign) of a serving process's sender. */
 async function sweep(over: Partial<Config> = {}, aheadMs = 0, lines: string[] = []): Promise<void> {
-  const log = createLogger('debug', (l) => lines.push(l));
-  const config = { ...h!.config, ...over };
-  const client = createPlatformClient({
-    baseUrl: config.baseUrl!,
-    apiKey: config.apiKey!,
-    vendors: config.vendors,
-    logger: log,
-  });
-  const poller = createPoller({ client, jobs: h!.jobs, log });
-  const sender = startCampaignSender({
-    config,
-    client,
-    jobs: h!.jobs,
-    log,
-    catalog: createCatalog(client),
-    poller,
-    itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
-    now: () => Date.now() + aheadMs,
-    everyMs: 3_600_000,
-  });
-  try {
-    await sender.sweep();
-    // A second sweep of the same process: its refusal is not logged again.
-    await sender.sweep();
-  } finally {
-    sender.close();
-    poller.close();
-    await client.close();
-  }
+  await sweepOnce(h!, { over, aheadMs, lines, times: 2 });
 }
 
 async function queued() {
