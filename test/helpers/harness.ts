@@ -48,6 +48,7 @@ import { consentStateCodec } from '../../src/protocol/request-state.js';
 import { buildServer } from '../../src/server.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
+import { sharedValidator } from './shared-validator.js';
 
 /** Client capabilities of a host that renders MCP Apps (the `io.modelcontextprotocol/ui` extension). */
 export const APPS_HOST = {
@@ -202,7 +203,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     if (opts.onElicit) capabilities.elicitation = { form: {} };
     const client = new Client(
       { name: opts.clientName ?? 'genplat-test', version: '0.0.0' },
-      { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+      {
+        capabilities,
+        jsonSchemaValidator: sharedValidator,
+        ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      },
     );
     const onElicit = opts.onElicit;
     if (onElicit) {

@@ -10,6 +10,7 @@ import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/clie
 export { ENTRY, ensureBuilt, ROOT } from './build.js';
 
 import { ENTRY, ensureBuilt } from './build.js';
+import { sharedValidator } from './shared-validator.js';
 
 /** A client transport over a child process that records stdout and stderr byte for byte. */
 class TeeStdioTransport implements Transport {
@@ -100,6 +101,7 @@ export async function spawnServer(
     { name: 'genplat-spawn-test', version: '0.0.0' },
     {
       capabilities: opts.capabilities ?? {},
+      jsonSchemaValidator: sharedValidator,
       ...(opts.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
     },
   );

@@ -15,6 +15,7 @@ import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { type HttpRuntime, startHttpRuntime } from '../../src/transports/http-main.js';
+import { sharedValidator } from '../helpers/shared-validator.js';
 
 export const TOKEN_A = 'token-a-0123456789abcdef';
 export const TOKEN_B = 'token-b-0123456789abcdef';
@@ -148,7 +149,11 @@ export async function connectClient(url: string, token: string, o: ConnectOption
   });
   const client = new Client(
     { name: 'http-test', version: '0.0.0' },
-    { capabilities: { ...o.capabilities, ...(o.onElicit ? { elicitation: { form: {} } } : {}) }, ...eraOptions(era) },
+    {
+      jsonSchemaValidator: sharedValidator,
+      capabilities: { ...o.capabilities, ...(o.onElicit ? { elicitation: { form: {} } } : {}) },
+      ...eraOptions(era),
+    },
   );
   const onElicit = o.onElicit;
   if (onElicit) client.setRequestHandler('elicitation/create', (req) => onElicit(req));
