@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { shoppableEstimate, templateEstimate } from '../../src/paid/pricing/estimate.js';
 import { boundPrice } from '../../src/paid/pricing/price-bound.js';
+import { modelPrice } from '../../tools/enterprise/models/price.js';
 
 const CONFIG = { priceTable: {}, maxCreditsPerCall: 2000 };
 /** A quote is safe when it is unbounded (explicit consent) or at least `min` credits. */
@@ -34,6 +35,19 @@ describe('review3: "per image" on a call that makes a video counts no image', ()
     const types = { a: 'image', b: 'image', c: 'image' };
     const e = templateEstimate(CONFIG, { id: 't', credit: '20 credits per image', types, fields });
     expect(safe(e, 60), JSON.stringify(e)).toBe(true);
+  });
+  it('run_model, an unpublished image-to-video catalog model priced "10 credits per image", 3 image_urls → quoted 10', () => {
+    // The catalog lists the model as media "video": it outputs no image, so "per image" can only count the 3
+    // images sent (30). modelPrice never learns the model's media kind; usage.outputs is 1.
+    const p = modelPrice(
+      undefined,
+      {
+        prompt: 'a product turntable',
+        image_urls: ['https://cdn.example.com/1.png', 'https://cdn.example.com/2.png', 'https://cdn.example.com/3.png'],
+      },
+      '10 credits per image',
+    );
+    expect(!p.bounded || (p as { credits: number }).credits >= 30, JSON.stringify(p)).toBe(true);
   });
 });
 
