@@ -29,7 +29,7 @@ export default defineTool({
     kind: () => 'shoppable_image' as const,
     async estimate(input, ctx) {
       const { pack } = choosePack(readPacks(await ctx.catalog.packs()), input);
-      return shoppableEstimate(ctx.config, 'image', packCredits(pack, 'image'), pack.category);
+      return shoppableEstimate(ctx.config, 'image', packCredits(pack, 'image'), pack.category, 1);
     },
     summary: (input) => `shoppable image, ${input.category}/${input.format}`,
   },

@@ -38,6 +38,7 @@ export default defineTool({
         'video',
         packCredits(pack, 'video', duration ?? pack.defaults?.duration),
         pack.category,
+        input.image_urls.length,
       );
     },
     summary: (input) =>

@@ -185,6 +185,8 @@ export function shoppableEstimate(
   media: 'image' | 'video',
   prices: readonly (string | number)[] | undefined,
   category: string,
+  /** Product images the call sends (a "per image" or "per reference image" term counts them); undefined = unknown. */
+  imagesSent?: number,
 ): Estimate {
   const tool = `create_shoppable_${media}`;
   const keys = [`${tool}:${category}`, tool];
@@ -194,7 +196,7 @@ export function shoppableEstimate(
   }
   let dearest: { credits: number; text: string } | undefined;
   for (const p of prices) {
-    const b = boundPrice(p, NO_USAGE, { bare: 'unbounded' });
+    const b = boundPrice(p, { ...NO_USAGE, media: imagesSent }, { bare: 'unbounded' });
     if (!b.bounded) return unboundedEstimate(config, keys, `the pack's ${b.reason}`);
     if (!dearest || b.credits > dearest.credits) dearest = { credits: b.credits, text: String(p) };
   }

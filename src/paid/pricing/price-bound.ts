@@ -12,8 +12,8 @@ export interface PriceUsage {
   outputs: number | undefined;
   /** Output seconds; undefined = not known before the job. */
   seconds: number | undefined;
-  /** Media items the call sends (every list of media, every single media URL). */
-  media: number;
+  /** Media items the call sends (every list of media, every single media URL); undefined = not known here. */
+  media: number | undefined;
   /** Setting values by param name, published defaults included (`resolution: "720p"`). */
   settings: Readonly<Record<string, string>>;
   /**
@@ -32,7 +32,7 @@ export interface PriceReading {
   bare?: 'api-units' | 'unbounded';
 }
 
-/** A call that sends nothing a price could depend on (a template, a model resource's example). */
+/** A call that sends nothing a price could depend on (a model resource's example). */
 export const NO_USAGE: PriceUsage = { outputs: 1, seconds: undefined, media: 0, settings: {} };
 
 export type PriceBound = { bounded: true; credits: number; detail: string } | { bounded: false; reason: string };
@@ -50,6 +50,7 @@ const SHAPE: Record<Exclude<LabelKind, 'seconds'>, RegExp> = {
 const UNIT_WORD: Record<PriceUnit, string> = {
   call: 'per call',
   output: 'per output',
+  image: 'per image',
   second: 'per second',
   media: 'per media item',
 };
@@ -101,16 +102,23 @@ function pickAmount(t: PriceTerm, u: PriceUsage): Pick {
 
 const labels = (t: PriceTerm) => t.amounts.map((a) => a.label?.value).join(', ');
 
-function quantity(unit: PriceUnit, u: PriceUsage): number | undefined {
-  if (unit === 'second') return u.seconds;
-  if (unit === 'media') return u.media;
-  return 1;
+/**
+ * How many times a term is charged, outputs included; undefined = not known before the job. `imageIsOutput`: the
+ * text prices the images sent in a term of their own ("6 credits per image plus 1 credit per reference image"),
+ * so its bare "per image" is the images made.
+ */
+function quantity(unit: PriceUnit, u: PriceUsage, outputs: number, imageIsOutput: boolean): number | undefined {
+  if (unit === 'second') return u.seconds === undefined ? undefined : u.seconds * outputs;
+  if (unit === 'media') return u.media === undefined ? undefined : u.media * outputs;
+  // "per image" alone: the images made or the images sent, whichever reading is dearer.
+  if (unit === 'image' && !imageIsOutput) return u.media === undefined ? undefined : Math.max(outputs, u.media);
+  return outputs;
 }
 
 /**
  * The most one call can be charged by `text`, or why the text does not bound it. Every term is multiplied
  * by the outputs asked for, whatever its unit: "per generation" with 4 outputs may mean 4 generations, and
- * the larger reading is the bound.
+ * the larger reading is the bound. A bare "per image" counts the larger of the outputs and the media sent.
  */
 /**
  * Readings the grammar accepts but cannot prove (issues 18 and 27 reviews), refused rather than read low:
@@ -152,6 +160,7 @@ export function boundPrice(
   if (u.outputs === undefined) {
     return { bounded: false, reason: `price text ${quoted}: the number of outputs is not known before the job` };
   }
+  const imageIsOutput = parsed.terms.some((t) => t.unit === 'media');
   let total = 0;
   const parts: string[] = [];
   const read = new Set<string>();
@@ -159,15 +168,14 @@ export function boundPrice(
     const pick = pickAmount(t, u);
     if ('unknown' in pick) return { bounded: false, reason: `price text ${quoted}: ${pick.unknown}` };
     for (const p of pick.read) read.add(p);
-    const times = quantity(t.unit, u);
+    const times = quantity(t.unit, u, u.outputs, imageIsOutput);
     if (times === undefined) {
-      return { bounded: false, reason: `price text ${quoted} is per second and the duration is not known` };
+      const missing = t.unit === 'second' ? 'the duration' : 'the number of media items the call sends';
+      return { bounded: false, reason: `price text ${quoted} is ${UNIT_WORD[t.unit]} and ${missing} is not known` };
     }
     total += pick.credits * times;
     const why = pick.why ? ` (${pick.why})` : '';
-    parts.push(
-      `${pick.credits} ${UNIT_WORD[t.unit]}${why}${t.unit === 'second' || t.unit === 'media' ? ` × ${times}` : ''}`,
-    );
+    parts.push(`${pick.credits} ${UNIT_WORD[t.unit]}${why}${times === 1 ? '' : ` × ${times}`}`);
   }
   const unread = (u.unpublished ?? []).filter((p) => !read.has(p));
   if (unread.length > 0) {
@@ -176,7 +184,7 @@ export function boundPrice(
       reason: `params.${unread[0]}: its effect on the price is not published, and no tier of ${quoted} names it`,
     };
   }
-  const outputs = `${u.outputs === 1 ? '' : `, × ${u.outputs} outputs`}${bare ? '; figures without a unit word read as API units (×100)' : ''}`;
+  const outputs = `${u.outputs === 1 ? '' : ` (${u.outputs} outputs)`}${bare ? '; figures without a unit word read as API units (×100)' : ''}`;
   // API-unit prices can be fractional: round up, the charge is never above the bound.
-  return { bounded: true, credits: Math.ceil(total * u.outputs - 1e-9) || 0, detail: `${parts.join(' + ')}${outputs}` };
+  return { bounded: true, credits: Math.ceil(total - 1e-9) || 0, detail: `${parts.join(' + ')}${outputs}` };
 }

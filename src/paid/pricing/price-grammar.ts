@@ -10,8 +10,12 @@
  * per form (and fails when a form is added without one).
  */
 
-/** What one unit of a term's amount is charged for. Every term is then multiplied by the outputs asked for. */
-export type PriceUnit = 'call' | 'output' | 'second' | 'media';
+/**
+ * What one unit of a term's amount is charged for. Every term is then multiplied by the outputs asked for, but
+ * `image`: a bare "per image" may count the images made or the images sent (an image-to-video model, a shoppable
+ * video's product photos, a template's image fields), so it counts the larger of the two (review 3 of issue 27).
+ */
+export type PriceUnit = 'call' | 'output' | 'image' | 'second' | 'media';
 
 /** Kinds of tier labels: an output resolution (`720p`, `4k`), a pixel size (`1024x1024`), a duration (`10s`). */
 export type LabelKind = 'resolution' | 'size' | 'seconds';
@@ -69,7 +73,7 @@ export const UNITS: Readonly<Record<string, PriceUnit>> = {
   request: 'call',
   call: 'call',
   run: 'call',
-  image: 'output',
+  image: 'image',
   'generated image': 'output',
   'output image': 'output',
   video: 'output',
@@ -128,7 +132,10 @@ const perUnit: Element[] = [
  * or a tier list's one word covers its figures), else bare — read as API units, the dearer reading.
  */
 function amount(value: number, own: Captures, term?: Captures): PriceAmount {
-  const word = (own.currency ?? term?.currency) as string | undefined;
+  // A figure below 1 with no unit word of its own never takes the term's "credits" (issue 27: a bare decimal
+  // below 1 is never proof of displayed credits; "15 credits per image at 1K (2K 0.2, 4K 0.3)").
+  const inherited = value < 1 ? undefined : term?.currency;
+  const word = (own.currency ?? inherited) as string | undefined;
   if (word === undefined) return { credits: value * BARE_FACTOR, bare: true };
   return { credits: value * CURRENCIES[word]! };
 }
