@@ -1,7 +1,7 @@
 /**
  * The spool's files (spool.ts decides what goes in them). Each serving process appends to its own journal,
- * `<state dir>/spool/<pid>-<ns>-<start>-<random>.jsonl` (who may take it: spool-liveness.ts): one line per POST answer, fsynced before the store is written
- * (write-ahead, issue 27 item 4), and a `{"v":1,"done":"<id>"}` marker once the store has it.
+ * `<state dir>/spool/<pid>-<ns>-<start>-<random>.jsonl` (who may take it: spool-liveness.ts): one line per POST
+ * answer, fsynced before the store is written (write-ahead, issue 27 item 4), and a `{"v":1,"done":"<id>"}` marker once the store has it.
  *
  * Why a journal with markers, not one file per answer: an answer costs one append and one fsync, and dropping it
  * costs one small append with no fsync (a marker lost to a power cut only means the answer is replayed, and a

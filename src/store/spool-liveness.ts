@@ -45,6 +45,16 @@ function procStart(pid: number): string | undefined {
   }
 }
 
+/** Is there a process with this pid in our namespace (EPERM: yes, another user's)? */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function nsTag(): string | undefined {
   try {
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
@@ -70,11 +80,13 @@ export function mayTake(name: string, path: string, staleMs: number, now = Date.
   const m = /^(\d+)-([0-9a-f]{12})-(\d+)-[0-9a-z]+\.jsonl$/.exec(name);
   if (m && self.ns !== undefined && m[2] === self.ns) {
     const pid = Number(m[1]);
+    const start = procStart(pid);
     // Our namespace and boot: the pid and its start time name one process; if it is not there, the writer is gone.
-    if (procStart(pid) !== m[3]) return true;
+    if (start === undefined ? !exists(pid) : start !== m[3]) return true;
     // It is alive — unless it is this very process, whose own journals are all in `ours` (this one is not:
-    // another module instance in this process, so be careful and let the heartbeat decide).
-    if (pid !== process.pid) return false;
+    // another module instance in this process), or its start time is hidden (/proc mounted hidepid): then the
+    // heartbeat decides.
+    if (start !== undefined && pid !== process.pid) return false;
   }
   try {
     return now - statSync(path).mtimeMs > staleMs;
