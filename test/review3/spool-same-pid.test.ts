@@ -8,7 +8,7 @@
  *
  * Two SpoolJournal instances in one test process stand for the two PID-1 processes (same pid, same dir).
  */
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +71,18 @@ describe('review3: a live journal claimed by a process with the same pid', () =>
     // Once its heartbeat is older than the bound (here -1 ms: any age), it is taken.
     const found = new SpoolJournal(dir, undefined, -1).claim(() => {}).map((e) => e.id);
     expect(found).toContain('theirs');
+  });
+
+  it('a writer whose live journal was taken anyway (stalled past the bound) puts every pending answer back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'review3-spool-'));
+    const a = new SpoolJournal(dir);
+    a.append(entry('first'));
+    // A claimer elsewhere took it (rename, then delete once folded in) while `a` still holds it open.
+    renameSync(a.file, join(dir, 'taken.tmp'));
+    rmSync(join(dir, 'taken.tmp'));
+    a.append(entry('second')); // notices the file is no longer its own
+    a.close();
+    const found = new SpoolJournal(dir).claim(() => {}).map((e) => e.id);
+    expect(found).toEqual(expect.arrayContaining(['first', 'second']));
   });
 });
