@@ -129,6 +129,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
 
   await checkStateDir(config.stateDir, line);
   await checkStore(config, line);
+  await checkSpoolWritable(join(config.stateDir, 'spool'), line);
   checkSpool(join(config.stateDir, 'spool'), line);
 
   let sim: Simulator | undefined;
@@ -255,6 +256,27 @@ function checkSpool(dir: string, line: Line): void {
       `spool: dead-letter file ${d.file} holds ${d.lines} POST answer(s) the store refused (their job ids are not in the store)`,
       'Each line names the ledger id, handle and request id, and why the store refused it (the server log says the same). Fix the cause, then rename the file to end in .jsonl: the next server start replays it (an answer the store already has changes nothing). Or remove it once the jobs are accounted for.',
     );
+}
+
+/**
+ * Can the spool be written? When it cannot (a full disk, a spool path that is not a folder) and the store is
+ * unreachable too, a paid job's ids live only in the server's memory (src/store/spool.ts says so to the agent
+ * and in the log); doctor cannot see another process's memory, so it reports the condition that causes it.
+ */
+async function checkSpoolWritable(dir: string, line: Line): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Not named `.jsonl`: no server ever takes the probe for a journal.
+    const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+  } catch (err) {
+    line(
+      'fail',
+      `spool: ${dir} cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)}): a paid job's ids that the store cannot take at that moment would be held only in the server's memory, and lost on a restart`,
+      `Free space on the state dir's volume, or make ${dir} a folder this user can write. The server log names every such job ("NOT RECORDED ANYWHERE"), with its platform job id.`,
+    );
+  }
 }
 
 /** Which database role the PostgreSQL store has (docs/storage.md: a fleet should run as a runtime role). */

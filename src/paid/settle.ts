@@ -12,6 +12,7 @@ import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from '../jobs/reconci
 import type { JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { isStoreUnreachable } from '../store/unreachable.js';
+import { NOT_RECORDED_LEAD } from './wording.js';
 
 /** What a paid call ends with: an envelope (submitted, unknown, an answer), or an error to report. */
 export type PaidResult = { envelope: JobEnvelope } | { error: unknown };
@@ -69,8 +70,9 @@ export async function settleSubmission(
   const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
   warnIfAboveQuote(deps.log, settled);
   const reconciliation = reconcile(settled);
+  let stored: JobRecord | undefined;
   try {
-    await settleDurably(
+    stored = await settleDurably(
       rec,
       {
         outcome: 'submitted',
@@ -91,6 +93,8 @@ export async function settleSubmission(
     deps.log.error('store update after an accepted submission failed', { ledger: rec.id, handle, error: String(err) });
   }
   const done = status === 'completed';
+  // The spool could not hold the answer either (src/store/spool.ts): the agent is told so, with the ids, first.
+  const unrecorded = stored?.reason?.startsWith(NOT_RECORDED_LEAD) ? `${stored.reason} ` : '';
   return {
     envelope: {
       status: done ? 'completed' : 'submitted',
@@ -104,6 +108,7 @@ export async function settleSubmission(
       ...(sub.requestId ? { request_id: sub.requestId } : {}),
       ...(sub.details ? { details: sub.details } : {}),
       next_step:
+        unrecorded +
         (reconciliation?.above_quote ? `${aboveQuoteSentence(reconciliation)} ` : '') +
         (done
           ? 'Done: the result is in outputs (and details). No further call is needed.'

@@ -1,7 +1,7 @@
 /**
  * The spool's files (spool.ts decides what goes in them). Each serving process appends to its own journal,
- * `<state dir>/spool/<pid>-<random>.jsonl`: one line per POST answer, fsynced before the store is written
- * (write-ahead, issue 27 item 4), and a `{"v":1,"done":"<id>"}` marker once the store has it.
+ * `<state dir>/spool/<pid>-<ns>-<start>-<random>.jsonl` (who may take it: spool-liveness.ts): one line per POST
+ * answer, fsynced before the store is written (write-ahead, issue 27 item 4), and a `{"v":1,"done":"<id>"}` marker once the store has it.
  *
  * Why a journal with markers, not one file per answer: an answer costs one append and one fsync, and dropping it
  * costs one small append with no fsync (a marker lost to a power cut only means the answer is replayed, and a
@@ -19,17 +19,20 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  futimesSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JOB_STATUSES, OutputSchema } from '../jobs/envelope.js';
 import { JobKindSchema } from '../jobs/handle.js';
+import { markOurs, mayTake, STALE_MS, writerTag } from './spool-liveness.js';
 import type { Settlement } from './types.js';
 
 /** A journal this size with answers still pending is rewritten with only those (never in the common case). */
@@ -122,6 +125,7 @@ export const DEAD_SUFFIX = '.jsonl.dead';
 export class SpoolJournal {
   readonly file: string;
   readonly deadFile: string;
+  private readonly name: string;
   private fd: number | undefined;
   /** Answers in this journal not yet marked done (in flight, or waiting for the store). */
   private readonly pending = new Map<string, SpoolEntry>();
@@ -130,8 +134,11 @@ export class SpoolJournal {
     readonly dir: string,
     /** Tests pass a small bound; every caller else the default. */
     private readonly compactBytes = COMPACT_BYTES,
+    /** How old a heartbeat makes a journal of another namespace takeable (spool-liveness.ts). */
+    private readonly staleMs = STALE_MS,
   ) {
-    this.file = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);
+    this.name = `${writerTag()}-${randomBytes(4).toString('hex')}.jsonl`;
+    this.file = join(dir, this.name);
     this.deadFile = join(dir, `dead-${process.pid}${DEAD_SUFFIX}`);
   }
 
@@ -142,6 +149,28 @@ export class SpoolJournal {
     writeSync(fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
     fsyncSync(fd);
     for (const e of entries) this.pending.set(e.id, e);
+    // Belt and braces against a claimer that took this live journal anyway (a heartbeat missed for STALE_MS):
+    // the lines just written may be in its copy or in a deleted file, so all pending go to a fresh file.
+    if (!this.stillMine(fd)) this.rewrite();
+  }
+
+  /** The writer's heartbeat (spool.ts calls it every HEARTBEAT_MS): another namespace sees this journal alive. */
+  heartbeat(): void {
+    if (this.fd === undefined) return;
+    try {
+      const now = new Date();
+      futimesSync(this.fd, now, now);
+    } catch {
+      // A touch that fails leaves the mtime of the last write: at worst the journal is taken, and append notices.
+    }
+  }
+
+  private stillMine(fd: number): boolean {
+    try {
+      return statSync(this.file).ino === fstatSync(fd).ino;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -176,14 +205,17 @@ export class SpoolJournal {
       return claimed;
     }
     for (const name of names) {
-      if (!name.endsWith('.jsonl') || join(this.dir, name) === this.file || isAlive(name)) continue;
+      const path = join(this.dir, name);
+      if (!name.endsWith('.jsonl') || path === this.file || !mayTake(name, path, this.staleMs)) continue;
       // Named like a journal of this process: if this process dies before it is folded in, the next claims it.
-      const taken = join(this.dir, `${process.pid}-claim-${randomBytes(4).toString('hex')}.jsonl`);
+      const takenName = `${writerTag()}-c${randomBytes(4).toString('hex')}.jsonl`;
+      const taken = join(this.dir, takenName);
       try {
         renameSync(join(this.dir, name), taken);
       } catch {
         continue; // another process claimed it first
       }
+      markOurs(takenName, true);
       const { pending, invalid } = readJournal(readFileSync(taken, 'utf8'));
       for (const bad of invalid) {
         this.deadLetter({ line: bad.raw }, bad.reason);
@@ -192,6 +224,7 @@ export class SpoolJournal {
       const fresh = [...pending.values()].filter((e) => !this.pending.has(e.id));
       this.append(...fresh);
       rmSync(taken, { force: true });
+      markOurs(takenName, false);
       claimed.push(...fresh);
     }
     return claimed;
@@ -213,10 +246,12 @@ export class SpoolJournal {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    markOurs(this.name, false);
   }
 
   private open(): number {
     if (this.fd !== undefined) return this.fd;
+    markOurs(this.name, true);
     this.fd = openSync(this.file, 'a', 0o600);
     // The file's directory entry must survive a power cut too: once per journal.
     fsyncDir(this.dir);
@@ -250,19 +285,6 @@ function fsyncDir(dir: string): void {
     }
   } catch {
     // Windows cannot open a directory for fsync; its file system orders the entry with the file's data.
-  }
-}
-
-/** A live process's journal is its own to replay; only a dead process's journal is claimed. */
-function isAlive(file: string): boolean {
-  const pid = Number(/^(\d+)-/.exec(file)?.[1]);
-  if (!Number.isInteger(pid) || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, owned by another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

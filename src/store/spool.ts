@@ -25,7 +25,9 @@ import { mkdirSync } from 'node:fs';
 import { type JobRef, jobKey } from '../jobs/handle.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
+import { notRecordedNote } from '../paid/wording.js';
 import { type SpoolEntry, SpoolJournal } from './spool-journal.js';
+import { HEARTBEAT_MS } from './spool-liveness.js';
 import type { JobRecord, Observation, Settlement, Store } from './types.js';
 import { isStoreUnreachable } from './unreachable.js';
 
@@ -74,23 +76,34 @@ export function withSpool(
   inner: Store,
   dir: string,
   log: Pick<Logger, 'warn' | 'info'>,
-  opts: { replayEveryMs?: number; onStep?: ((step: PaidStep) => void) | undefined } = {},
+  opts: {
+    replayEveryMs?: number;
+    onStep?: ((step: PaidStep) => void) | undefined;
+    /** A journal of another namespace is taken after this long without a heartbeat (spool-liveness.ts). */
+    staleMs?: number;
+  } = {},
 ): SpooledStore {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const journal = new SpoolJournal(dir);
+  const journal = new SpoolJournal(dir, undefined, opts.staleMs);
+  /**
+   * Answers whose journal append failed (full disk, vanished state dir) while the store was unreachable: they
+   * live only in memory, so they are said as such, and each replay tries the append again.
+   */
+  const unwritten = new Set<string>();
   /** Answers whose store write failed as unreachable (or claimed): replayed, and overlaid on reads. */
   const waiting = new Map<string, SpoolEntry>();
   /** Intents this process admitted: the base a waiting answer is shown over when the store cannot be read. */
   const admitted = new Map<string, JobRecord>();
   let replaying: Promise<number> | undefined;
 
+  const note = (e: SpoolEntry) => (unwritten.has(e.id) ? notRecordedNote(e.settlement) : SPOOLED_NOTE);
   const overlay = (r: JobRecord | undefined): JobRecord | undefined => {
     if (!r) return r;
     const e = waiting.get(r.id);
-    return e ? spooledRecord(e, r) : r;
+    return e ? spooledRecord(e, r, note(e)) : r;
   };
   /** The intent this process admitted, when it has one: never the file's idea of the owner. */
-  const local = (e: SpoolEntry) => spooledRecord(e, admitted.get(e.id));
+  const local = (e: SpoolEntry) => spooledRecord(e, admitted.get(e.id), note(e));
 
   /** A line the store refused: set aside for the operator, out of the replay, and logged with the file. */
   const refuse = (e: SpoolEntry, why: unknown) => {
@@ -108,6 +121,16 @@ export function withSpool(
   };
 
   const replay = async (): Promise<number> => {
+    for (const id of unwritten) {
+      const e = waiting.get(id);
+      try {
+        if (e) journal.append(e);
+        unwritten.delete(id);
+        if (e) log.warn('spool: a POST answer held only in memory is now on disk', { ledger: id });
+      } catch {
+        break; // still cannot write: the next round tries again
+      }
+    }
     for (const e of journal.claim((file, reason) =>
       log.warn('spool: an unreadable line moved to the dead-letter file', { file, reason, dead: journal.deadFile }),
     ))
@@ -139,6 +162,7 @@ export function withSpool(
       }
       waiting.delete(e.id);
       admitted.delete(e.id);
+      unwritten.delete(e.id);
       journal.done(e.id);
     }
     return waiting.size;
@@ -152,6 +176,9 @@ export function withSpool(
 
   const timer = setInterval(() => void replayOnce().catch(() => {}), opts.replayEveryMs ?? REPLAY_EVERY_MS);
   timer.unref();
+  // The journal's heartbeat: a server in another pid namespace on this state dir sees it alive (spool-liveness.ts).
+  const beat = setInterval(() => journal.heartbeat(), HEARTBEAT_MS);
+  beat.unref();
   // Start-up: what an earlier process left is replayed at once, not after the first interval.
   void replayOnce().catch(() => {});
 
@@ -195,9 +222,11 @@ export function withSpool(
         at: new Date().toISOString(),
       };
       // Write-ahead: the answer is on disk before the store is asked, so no crash from here on loses it.
+      let onDisk = true;
       try {
         journal.append(e);
       } catch (err) {
+        onDisk = false;
         // A full disk or a read-only state dir must not cost the store write that may well succeed.
         log.warn('spool: could not write the POST answer ahead of the store; writing the store only', {
           ledger: id,
@@ -215,6 +244,18 @@ export function withSpool(
           throw err;
         }
         waiting.set(id, e);
+        if (!onDisk) {
+          unwritten.add(id);
+          // Loud: a charged job's ids exist only in this process; a restart before the store is back loses them.
+          log.warn('NOT RECORDED ANYWHERE: store unreachable and the spool cannot be written; job ids only in memory', {
+            ledger: id,
+            handle: e.settlement.handle,
+            remote: e.settlement.remote,
+            requestId: e.settlement.requestId,
+            error: String(err),
+          });
+          return local(e);
+        }
         log.warn('store unreachable after the POST: settlement spooled locally', { ledger: id, error: String(err) });
         return local(e);
       }
@@ -261,6 +302,7 @@ export function withSpool(
     schemaVersion: () => inner.schemaVersion(),
     async close() {
       clearInterval(timer);
+      clearInterval(beat);
       await replaying?.catch(() => {});
       journal.close();
       await inner.close();
@@ -276,8 +318,10 @@ const UNKNOWN_OWNER = '\u0000unknown';
  * admitted) with the answer's settlement fields over it, and only those. Without a base only the settlement's
  * own fields are known; the owner is then unknown and an HTTP caller is not shown the job.
  */
-function spooledRecord(e: SpoolEntry, base: JobRecord | undefined): JobRecord {
+function spooledRecord(e: SpoolEntry, base: JobRecord | undefined, note: string): JobRecord {
   const b = base ?? ({ id: e.id, owner: UNKNOWN_OWNER, outputs: [] } as unknown as JobRecord);
   const s = settlementOnly(e.settlement);
-  return { ...b, ...s, outputs: s.outputs ?? b.outputs ?? [], reason: s.reason ?? SPOOLED_NOTE };
+  // An answer held only in memory says so above any reason of its own: that is what the reader must act on.
+  const reason = note === SPOOLED_NOTE ? (s.reason ?? note) : note;
+  return { ...b, ...s, outputs: s.outputs ?? b.outputs ?? [], reason };
 }

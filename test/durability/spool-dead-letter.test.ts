@@ -4,7 +4,7 @@
  * land; what an overlay shows of a line is its settlement fields only, never an owner, a quote or a summary.
  * Real stores: SQLite in a temp dir, PostgreSQL from the test helpers.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,10 +52,16 @@ function settleDown(inner: Store) {
   return { store, st };
 }
 
-/** A journal a dead process left in `spool` (pid 999999: not running). */
+/**
+ * A journal a dead process left in `spool` (pid 999999: not running), its heartbeat (the mtime) an hour old: a
+ * pid alone never makes a journal takeable (spool-liveness.ts).
+ */
 function deadJournal(spool: string, lines: unknown[]): void {
   mkdirSync(spool, { recursive: true });
-  writeFileSync(join(spool, '999999-left.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const file = join(spool, '999999-left.jsonl');
+  writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(file, old, old);
 }
 
 const answer = (id: string, vid: string, extra: Record<string, unknown> = {}) => ({

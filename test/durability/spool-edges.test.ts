@@ -3,7 +3,7 @@
  * SQLite store; "down" is a wrapper that makes its calls throw as an unreachable database does (the real network
  * faults are test/durability/store-faults.test.ts, through a TCP proxy in front of PostgreSQL).
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +90,9 @@ describe('spool edges', () => {
     mkdirSync(sp, { recursive: true });
     const ghost = { v: 1, id: '00000000-0000-4000-8000-000000000000', settlement: { outcome: 'submitted' }, at: '' };
     writeFileSync(join(sp, '999999-dead.jsonl'), `${JSON.stringify(ghost)}\n`);
+    // Left by a process gone long ago: its heartbeat (the mtime) is old (spool-liveness.ts).
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(join(sp, '999999-dead.jsonl'), old, old);
     const s = withSpool(store, sp, log, { replayEveryMs: 1e9 });
     const rec = await admitted(s, undefined, 'fa');
     st.down = true;

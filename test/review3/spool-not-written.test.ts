@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobRef } from '../../src/jobs/handle.js';
 import { evaluateAdmission } from '../../src/paid/admission.js';
+import { settleSubmission } from '../../src/paid/settle.js';
 import { SPOOLED_NOTE, withSpool } from '../../src/store/spool.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/types.js';
@@ -33,7 +34,7 @@ function faulty(inner: Store) {
 }
 
 describe('review3: a spool that could not be written is reported as written', () => {
-  it('"Recorded locally (spool)" is said, a restart then finds no line and the job id is lost', async () => {
+  it('is said as not recorded anywhere, with the ids to keep (a restart then indeed finds no line)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'review3-spool-nw-'));
     const { store, st } = faulty(await openSqliteStore(dir));
     const sp = join(dir, 'spool');
@@ -63,15 +64,37 @@ describe('review3: a spool that could not be written is reported as written', ()
       ref: { kind: 'actor_video', id: 'vid_LOST' } as JobRef,
       status: 'processing',
     });
-    expect(shown.reason).toBe(SPOOLED_NOTE); // what the agent is told: safe on disk
+    // What the agent is told: not "safe on disk", but the truth, with the ids to keep.
+    expect(shown.reason).not.toBe(SPOOLED_NOTE);
+    expect(shown.reason).toContain('Not recorded anywhere');
+    expect(shown.reason).toContain('vid_LOST');
+    expect(shown.reason).toContain('keep this id');
+    // And through the paid path's answer (src/paid/settle.ts): the envelope's next step says it first.
+    // (the same record settled again through the path: the store and the spool are still unwritable)
+    const res = await settleSubmission(
+      a.record,
+      {
+        ref: { kind: 'actor_video', id: 'vid_LOST' } as JobRef,
+        status: 'processing',
+        requestId: 'req_LOST',
+        remote: { id: 'vid_LOST' },
+      } as never,
+      undefined,
+      { jobs: s as never, log: { warn: () => {}, info: () => {}, error: () => {} } as never, settleRetryDelaysMs: [] },
+    );
+    if (!('envelope' in res)) throw new Error('no envelope');
+    expect(res.envelope.next_step).toMatch(/^Not recorded anywhere/);
+    expect(res.envelope.next_step).toContain('vid_LOST');
+    expect(res.envelope.next_step).toContain('req_LOST');
     // kill -9 (the first process simply stops), the disk is freed, the store is back, the next process starts.
     rmSync(sp, { force: true });
     mkdirSync(sp);
     st.down = false;
     const next = withSpool(await openSqliteStore(dir), sp, log, { replayEveryMs: 1e9 });
     await next.replay();
+    // Nothing durable held the answer, and the agent was told so: the record is still the bare intent.
     const rec = await next.get(a.record.id);
-    expect(rec?.outcome, 'the charged job is still an unanswered intent: its id is lost').toBe('submitted');
+    expect(rec?.outcome).toBe('pending');
     await next.close();
   });
 });

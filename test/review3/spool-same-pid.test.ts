@@ -8,11 +8,12 @@
  *
  * Two SpoolJournal instances in one test process stand for the two PID-1 processes (same pid, same dir).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type SpoolEntry, SpoolJournal } from '../../src/store/spool-journal.js';
+import { writerTag } from '../../src/store/spool-liveness.js';
 
 const entry = (id: string): SpoolEntry => ({
   v: 1,
@@ -42,8 +43,46 @@ describe('review3: a live journal claimed by a process with the same pid', () =>
     const dir = mkdtempSync(join(tmpdir(), 'review3-spool-'));
     // Written by a server that was killed before its store came back; since then (e.g. after a reboot) its pid
     // number is held by an unrelated long-lived process — here this test's parent, which is alive.
-    writeFileSync(join(dir, `${process.ppid}-0badc0de.jsonl`), `${JSON.stringify(entry('orphan'))}\n`);
+    const file = join(dir, `${process.ppid}-0badc0de.jsonl`);
+    writeFileSync(file, `${JSON.stringify(entry('orphan'))}\n`);
+    // Its writer's last heartbeat (the journal's mtime) is an hour old: the writer is gone whatever the pid says.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(file, anHourAgo, anHourAgo);
     const found = new SpoolJournal(dir).claim(() => {}).map((e) => e.id);
     expect(found, 'the spooled job id waits as long as the unrelated process lives').toContain('orphan');
+  });
+
+  it('the same, written in this pid namespace by a process that is gone: taken at once, no heartbeat wait', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'review3-spool-'));
+    // Named as this namespace names journals, with the parent's pid but another start time: a dead writer whose
+    // pid was reused (the file is fresh, so only the pid + start time tell).
+    const ns = writerTag().split('-')[1];
+    if (ns === 'x') return; // no /proc here: only the heartbeat decides (the test above)
+    writeFileSync(join(dir, `${process.ppid}-${ns}-1-0badc0de.jsonl`), `${JSON.stringify(entry('orphan'))}\n`);
+    const found = new SpoolJournal(dir).claim(() => {}).map((e) => e.id);
+    expect(found).toContain('orphan');
+  });
+
+  it('a live writer of another namespace (fresh heartbeat, same pid) keeps its journal', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'review3-spool-'));
+    // Another container's PID 1, alive: its namespace hash is not ours, its heartbeat is fresh.
+    writeFileSync(join(dir, `${process.pid}-000000000000-1-0badc0de.jsonl`), `${JSON.stringify(entry('theirs'))}\n`);
+    expect(new SpoolJournal(dir).claim(() => {})).toEqual([]);
+    // Once its heartbeat is older than the bound (here -1 ms: any age), it is taken.
+    const found = new SpoolJournal(dir, undefined, -1).claim(() => {}).map((e) => e.id);
+    expect(found).toContain('theirs');
+  });
+
+  it('a writer whose live journal was taken anyway (stalled past the bound) puts every pending answer back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'review3-spool-'));
+    const a = new SpoolJournal(dir);
+    a.append(entry('first'));
+    // A claimer elsewhere took it (rename, then delete once folded in) while `a` still holds it open.
+    renameSync(a.file, join(dir, 'taken.tmp'));
+    rmSync(join(dir, 'taken.tmp'));
+    a.append(entry('second')); // notices the file is no longer its own
+    a.close();
+    const found = new SpoolJournal(dir).claim(() => {}).map((e) => e.id);
+    expect(found).toEqual(expect.arrayContaining(['first', 'second']));
   });
 });

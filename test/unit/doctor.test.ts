@@ -1,7 +1,7 @@
 /**
  * `genplat-mcp doctor`: each check's verdict and fix, exit code 0/1, and the key never in its output.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -125,6 +125,17 @@ describe('doctor', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/✗ state dir .* is not writable \((ENOTDIR|EEXIST)\)/);
     expect(out).toMatch(/fix: Set GENPLAT_STATE_DIR/);
+  });
+
+  it('reports a spool that cannot be written (its ids would live only in memory)', async () => {
+    const dir = join(stateDir, 'spool-blocked');
+    // --sandbox keeps its state in <state dir>/sandbox; there the spool path is a file: no journal can be made.
+    await mkdir(join(dir, 'sandbox'), { recursive: true });
+    await writeFile(join(dir, 'sandbox', 'spool'), 'x');
+    const { code, out } = await doctor({ GENPLAT_STATE_DIR: dir }, ['doctor', '--sandbox']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ spool: .*spool cannot be written \((ENOTDIR|EEXIST)\)/);
+    expect(out).toMatch(/NOT RECORDED ANYWHERE/);
   });
 
   it('reports a PostgreSQL store with its schema and connectivity, and never the password', async () => {
