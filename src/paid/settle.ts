@@ -11,8 +11,8 @@ import { encodeHandle, tryEncodeHandle } from '../jobs/handle.js';
 import { aboveQuoteSentence, reconcile, warnIfAboveQuote } from '../jobs/reconcile.js';
 import type { JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import { NOT_RECORDED_LEAD } from '../store/spool-notes.js';
 import { isStoreUnreachable } from '../store/unreachable.js';
-import { NOT_RECORDED_LEAD } from './wording.js';
 
 /** What a paid call ends with: an envelope (submitted, unknown, an answer), or an error to report. */
 export type PaidResult = { envelope: JobEnvelope } | { error: unknown };

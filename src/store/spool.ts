@@ -25,9 +25,9 @@ import { mkdirSync } from 'node:fs';
 import { type JobRef, jobKey } from '../jobs/handle.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
-import { notRecordedNote } from '../paid/wording.js';
 import { type SpoolEntry, SpoolJournal } from './spool-journal.js';
 import { HEARTBEAT_MS } from './spool-liveness.js';
+import { notRecordedNote } from './spool-notes.js';
 import type { JobRecord, Observation, Settlement, Store } from './types.js';
 import { isStoreUnreachable } from './unreachable.js';
 
