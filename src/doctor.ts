@@ -186,14 +186,22 @@ function portProblem(host: string, port: number): Promise<string | undefined> {
   });
 }
 
+/**
+ * Creates `dir` if needed and writes and removes a probe file in it; throws the error that stopped it. The probe
+ * is not named `.jsonl`, so no server ever takes it for a spool journal.
+ */
+async function probeWritable(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await access(dir, constants.W_OK);
+  const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
+  await writeFile(probe, 'ok');
+  await rm(probe, { force: true });
+}
+
 async function checkStateDir(dir: string, line: Line): Promise<void> {
   try {
     // The server creates it on start anyway; creating it here is the check that it can be.
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await access(dir, constants.W_OK);
-    const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
-    await writeFile(probe, 'ok');
-    await rm(probe, { force: true });
+    await probeWritable(dir);
   } catch (err) {
     line(
       'fail',
@@ -265,11 +273,7 @@ function checkSpool(dir: string, line: Line): void {
  */
 async function checkSpoolWritable(dir: string, line: Line): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    // Not named `.jsonl`: no server ever takes the probe for a journal.
-    const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
-    await writeFile(probe, 'ok');
-    await rm(probe, { force: true });
+    await probeWritable(dir);
   } catch (err) {
     line(
       'fail',
