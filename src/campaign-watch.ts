@@ -2,7 +2,7 @@
  * The stdio bin's campaign sender, started only once a campaign has queued items (issue 21 item 3). The sender
  * needs every creator tool's module (the item specs) and the paid path, which the deferred start keeps out of the
  * first launch (src/server-deferred.ts): so until the store holds a queued item, this only asks the store "any
- * queued campaign?" (one indexed query) at start-up and every `CAMPAIGN_SWEEP_EVERY_MS`; the first yes loads the
+ * queued campaign?" (one indexed query) at start-up and every `OUTBOX_SWEEP_EVERY_MS`; the first yes loads the
  * sender, which then sweeps on its own timer. A process restarted after kill -9 mid-campaign finds the queued items
  * at its first look and finishes them without waiting for the agent.
  */
@@ -13,7 +13,7 @@ import type { JobStore } from './jobs/store.js';
 import type { PaidStep } from './kill-steps.js';
 import type { Logger } from './log.js';
 
-/** The same pace as the sender's own sweep (src/paid/campaign-sender.ts `CAMPAIGN_SWEEP_EVERY_MS`, 5 s). */
+/** The same pace as the sender's own sweep (src/paid/outbox-sweep.ts `OUTBOX_SWEEP_EVERY_MS`, 5 s). */
 const LOOK_EVERY_MS = 5_000;
 
 export interface CampaignWatchDeps {
@@ -33,9 +33,9 @@ export function watchQueuedCampaigns(deps: CampaignWatchDeps): { close(): Promis
   const look = async () => {
     if (stopped || started) return;
     if ((await deps.jobs.queuedCampaigns()).length === 0) return;
-    const [{ startCampaignSender }, { CAMPAIGN_ITEM_SPECS }, { createPoller }, { createCatalog }, { finalJobCleanup }] =
+    const [{ startOutboxSweep }, { CAMPAIGN_ITEM_SPECS }, { createPoller }, { createCatalog }, { finalJobCleanup }] =
       await Promise.all([
-        import('./paid/campaign-sender.js'),
+        import('./paid/outbox-sweep.js'),
         import('../tools/video/create-campaign.js'),
         import('./jobs/poller.js'),
         import('./catalog.js'),
@@ -50,7 +50,7 @@ export function watchQueuedCampaigns(deps: CampaignWatchDeps): { close(): Promis
       onFinal: finalJobCleanup(deps.config, deps.log),
     });
     const catalog: Catalog = createCatalog(deps.client);
-    const sender = startCampaignSender({
+    const sender = startOutboxSweep({
       config: deps.config,
       client: deps.client,
       jobs: deps.jobs,

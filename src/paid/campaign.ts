@@ -2,8 +2,8 @@
  * Campaigns (issue 21): many paid items, one quote, one consent, one admission, each item POSTed at most once.
  *
  *   items (each through its own tool's prepareCall) → guardCall once (total; every consent carrier) →
- *   store.admitCampaign (one transaction: every item `queued`, or nothing) → sendCampaign (per item: claim
- *   queued → pending, one POST through its tool's run(), settle)
+ *   store.admitCampaign (one transaction: every item `queued`, or nothing) → outbox.ts `sendBundle` (per item:
+ *   claim queued → pending, then send.ts `sendItem`, the one send a single call uses too)
  *
  * A `queued` item counts at its quote in today's spend (a reservation) until it is sent or released. The claim
  * is a compare-and-set in the store, so whichever process (this call, a restarted server, another instance of
@@ -19,44 +19,32 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { BillableToolSpec, CampaignItem, PlatformRequest, ToolContext } from '../define-tool.js';
-import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
-import { stagerFor } from '../files/files-deps.js';
-import type { ResolvedMedia } from '../files/local-media.js';
-import { type StagedRequest, stageRequest } from '../files/staging.js';
+import { UserInputError } from '../errors.js';
 import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import type { CampaignItemFile, ConsentedFor, JobPatch, JobRecord, JobStore } from '../jobs/store.js';
-import type { Logger } from '../log.js';
+import type { ConsentedFor, JobStore } from '../jobs/store.js';
 import { evaluateCampaignAdmission } from './admission.js';
-import { failedAdmission, notAdmitted, type ReleaseOutcome } from './admission-answer.js';
+import { failedAdmission, notAdmitted } from './admission-answer.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
-import { consentedFor, mayNotSend } from './consented-for.js';
+import { consentedFor } from './consented-for.js';
 import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { admitRules, confirmationRequired, type GuardDecision, type GuardRequest } from './guard.js';
-import { settleFailure, settleSubmission } from './settle.js';
+import { acknowledge, type ItemSpecs, releaseUnacknowledged, sendBundle } from './outbox.js';
 import { TOKEN_TTL_MS } from './token.js';
 import {
   admissionUnknownWords,
   CostRefusedError,
   duplicateRefusal,
-  RELEASED_UNCONFIRMED,
   refusalError,
   TOKEN_ALREADY_USED,
 } from './wording.js';
 
 export const MAX_CAMPAIGN_ITEMS = 50;
 
-/** The reason a released item carries (the campaign view reports it as `released`). */
-export const RELEASED_REASON =
-  'released: the campaign consent window ended before this item was sent; nothing was sent or charged, its reservation was returned';
-
-/** The signal item `run()`s see: once an item's POST may be on the wire, only its answer names the job. */
-const NEVER_ABORTS: AbortSignal = new AbortController().signal;
-
 export interface CampaignCall {
   items: CampaignItem[];
   estimate: Estimate;
-  itemSpec(tool: string): BillableToolSpec<z.ZodRawShape> | undefined;
+  itemSpec: ItemSpecs;
 }
 
 /** Admits the consented campaign in one store transaction, then starts sending it (not awaited). */
@@ -172,7 +160,7 @@ export async function admitCampaignCall(
   deps.onStep?.('after_admit');
   deps.log.info('campaign admitted', { campaign: id, items: total, credits: campaign.estimate.credits });
   const sender = { ...deps, mine, readOnly: deps.config.readOnly, acknowledged: true };
-  void sendCampaign(id, campaign.itemSpec, ctx, sender).catch((err) =>
+  void sendBundle(id, campaign.itemSpec, ctx, sender).catch((err) =>
     deps.log.error('campaign sender stopped; a later sweep resumes it', { campaign: id, error: String(err) }),
   );
   return { envelope: admittedEnvelope(id, total, campaign.estimate) };
@@ -244,197 +232,4 @@ function admittedEnvelope(id: string, total: number, estimate: Estimate): JobEnv
     details: { campaign: id, items: total, done: 0 },
     next_step: `Campaign admitted: ${total} items are being sent one by one. Call wait_for_jobs with handles ${JSON.stringify([handle])} (or get_job) for "k of ${total} done" and each item's status and outputs.`,
   };
-}
-
-/**
- * How long a campaign item may stay unacknowledged (admitted, its admitting call never saw the COMMIT answered)
- * before a sweep releases it. The mark follows the COMMIT's answer by one store round trip; even a slow store
- * bounds that by its statement, lock and connect timeouts (15 + 8 + 5 s on PostgreSQL, src/store/db-timeouts.ts;
- * SQLite's busy timeout is 10 s), so 2 minutes is past any live admitting process's mark, with room for clock
- * skew between instances, and well inside the 10-minute consent window, so a lost answer's reservation comes back
- * long before the window would have released it.
- */
-export const UNACKNOWLEDGED_GRACE_MS = 2 * 60_000;
-
-export interface SenderDeps {
-  jobs: JobStore;
-  log: Logger;
-  now: () => number;
-  onStep?: BillingDeps['onStep'];
-  /** This process's account and base URL (`consentedFor`): an item consented for others is not sent. */
-  mine: ConsentedFor;
-  /** `--read-only`: nothing is sent. */
-  readOnly: boolean;
-  /** The admitting call's own sender: it saw the COMMIT answered, so its items are acknowledged whatever the mark. */
-  acknowledged?: boolean | undefined;
-  /** Sweeps: the campaign's lease, taken before its first claim (releases need none). */
-  lease?: (() => Promise<boolean>) | undefined;
-  /** Sweeps: campaigns whose refusal was already logged (once per campaign per process). */
-  told?: Set<string> | undefined;
-}
-
-/**
- * Sends a campaign's queued items, in index order, each at most once: release it if its window ended or its
- * admission was never acknowledged (after `UNACKNOWLEDGED_GRACE_MS`), skip it if this process may not send it
- * (read-only, another account or base URL: logged once), else claim it (queued → pending, compare-and-set) and
- * POST it through its own tool's `run()` with the request stored at admission. Safe to run in several processes
- * at once: only the claim's winner sends.
- * @returns how many items this run POSTed.
- */
-export async function sendCampaign(
-  campaignId: string,
-  itemSpec: CampaignCall['itemSpec'],
-  ctx: ToolContext,
-  deps: SenderDeps,
-): Promise<number> {
-  let posted = 0;
-  let leased = deps.lease === undefined;
-  for (const item of await deps.jobs.campaignItems(campaignId)) {
-    if (item.outcome !== 'queued' || !item.campaign) continue;
-    if (Date.parse(item.campaign.sendBy) <= deps.now()) {
-      await deps.jobs.claimCampaignItem(item.id, { outcome: 'rejected', status: 'failed', reason: RELEASED_REASON });
-      continue;
-    }
-    if (!deps.acknowledged && item.acknowledgedAt === undefined) {
-      // The agent was told "unknown" or nothing (a lost answer, a process killed before the mark): never sent.
-      if (Date.parse(item.createdAt) + UNACKNOWLEDGED_GRACE_MS <= deps.now()) {
-        await deps.jobs.claimCampaignItem(item.id, released());
-      }
-      continue;
-    }
-    const why = mayNotSend(item.campaign, deps.mine, deps.readOnly);
-    if (why) {
-      if (!deps.told?.has(campaignId)) deps.log.warn('campaign items left unsent here', { campaign: campaignId, why });
-      deps.told?.add(campaignId);
-      continue;
-    }
-    if (!leased) {
-      // Another instance holds this campaign: it sends the rest.
-      leased = await deps.lease!();
-      if (!leased) return posted;
-    }
-    const spec = itemSpec(item.tool);
-    const rec = await deps.jobs.claimCampaignItem(item.id, { outcome: 'pending' });
-    if (!rec?.campaign) continue;
-    if (!spec) {
-      // Cannot happen for items this code admitted; fail closed: nothing sent, reservation returned.
-      await deps.jobs.settle(rec.id, { outcome: 'rejected', status: 'failed', reason: `unknown tool ${rec.tool}` });
-      continue;
-    }
-    await sendItem(rec, spec, ctx, deps);
-    posted++;
-  }
-  return posted;
-}
-
-/** The release of an item whose admission its call never saw (compare-and-set: only while still queued). */
-function released(): JobPatch {
-  return { outcome: 'rejected', status: 'failed', reason: RELEASED_UNCONFIRMED };
-}
-
-/**
- * After a lost COMMIT answer: every still-queued item of the campaign released (compare-and-set, so an item a
- * sweeper claimed stays its; none can be, unacknowledged). @throws while the store is unreachable.
- */
-async function releaseUnacknowledged(jobs: JobStore, id: string): Promise<ReleaseOutcome> {
-  const items = await jobs.campaignItems(id);
-  if (items.length === 0) return 'absent';
-  let kept = false;
-  for (const item of items) {
-    if (item.outcome === 'queued' && (await jobs.claimCampaignItem(item.id, released()))) continue;
-    const now = item.outcome === 'queued' ? await jobs.get(item.id) : item;
-    if (now?.outcome !== 'rejected') kept = true;
-  }
-  return kept ? 'kept' : 'released';
-}
-
-/**
- * The second small write after the COMMIT's answer: each item marked acknowledged (compare-and-set while queued).
- * A mark the store refuses only costs that item its resumption by a sweep (it is released after the grace); this
- * process's own sender sends it either way.
- */
-async function acknowledge(deps: Pick<BillingDeps, 'jobs' | 'log' | 'now'>, id: string, records: JobRecord[]) {
-  const acknowledgedAt = new Date(deps.now()).toISOString();
-  for (const rec of records) {
-    await deps.jobs.claimCampaignItem(rec.id, { acknowledgedAt }).catch((err: unknown) =>
-      deps.log.warn('campaign item not marked acknowledged; a sweep will release it unsent', {
-        campaign: id,
-        error: String(err),
-      }),
-    );
-  }
-}
-
-async function sendItem(
-  rec: JobRecord,
-  spec: BillableToolSpec<z.ZodRawShape>,
-  ctx: ToolContext,
-  deps: SenderDeps,
-): Promise<void> {
-  const info = rec.campaign!;
-  // Local files are staged now, right before the POST, as for a single call (src/files/staging.ts): the bytes
-  // must still be the consented ones, else the item fails unsent and its reservation is returned.
-  let staged: StagedRequest | undefined;
-  if (info.files && info.files.length > 0) {
-    try {
-      const stager = stagerFor(ctx.config, ctx.files?.selfStager);
-      if (!stager) throw new UserInputError(info.files[0]!.field, 'no staging bucket is configured any more');
-      const files = new Map<string, ResolvedMedia>();
-      for (const f of info.files) files.set(f.placeholder, await reopen(f, ctx));
-      staged = await stageRequest(info.request as PlatformRequest, files, stager, deps.log, rec.id);
-    } catch (err) {
-      await settleFailure(
-        rec,
-        err instanceof UserInputError ? err : new StagingError(err),
-        rec.kind,
-        rec.estimate,
-        deps,
-      );
-      return;
-    }
-  }
-  let sub: Awaited<ReturnType<typeof spec.run>>;
-  try {
-    sub = await spec.run(
-      info.input as never,
-      { ...ctx, signal: NEVER_ABORTS },
-      (staged?.request ?? info.request) as never,
-    );
-  } catch (err) {
-    staged?.release(mayHaveBeenAccepted(err));
-    await settleFailure(rec, err, rec.kind, rec.estimate, deps);
-    return;
-  }
-  staged?.release(true, sub.status === 'completed');
-  deps.onStep?.('campaign_item_posted');
-  await settleSubmission(rec, sub, rec.estimate, deps);
-}
-
-/**
- * An item's file as the stager reads it: the local path, or the upload opened again in the shared store for the
- * caller who quoted it. @throws UserInputError naming the field when the upload is gone (nothing sent).
- */
-async function reopen(f: CampaignItemFile, ctx: ToolContext): Promise<ResolvedMedia> {
-  const { placeholder: _p, ...facts } = f;
-  if (facts.source !== 'upload') return { ...facts, source: 'path' };
-  const upload = await ctx.files?.uploads.open(facts.uploadId, facts.owner);
-  if (!upload) throw new UserInputError(f.field, 'the upload is gone (expired or deleted) since the quote');
-  return { ...facts, id: facts.uploadId, upload };
-}
-
-/**
- * Campaigns with queued items, each sent by whoever holds its lease (one instance of a fleet at a time), taken
- * only when this process has an item to send: a read-only or other-account process never holds it.
- */
-export async function sweepCampaigns(
-  itemSpec: CampaignCall['itemSpec'],
-  ctx: ToolContext,
-  deps: Omit<SenderDeps, 'lease' | 'acknowledged'> & { holder: string; leaseMs: number },
-): Promise<number> {
-  let posted = 0;
-  for (const id of await deps.jobs.queuedCampaigns()) {
-    const lease = () => deps.jobs.tryLease(`${CAMPAIGN_HANDLE_PREFIX}${id}`, deps.leaseMs, deps.holder);
-    posted += await sendCampaign(id, itemSpec, ctx, { ...deps, lease });
-  }
-  return posted;
 }

@@ -14,10 +14,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { BillableToolSpec, PlatformRequest, ToolContext } from '../define-tool.js';
-import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js';
-import { filesDeps, stagerFor } from '../files/files-deps.js';
+import { UserInputError } from '../errors.js';
+import { filesDeps } from '../files/files-deps.js';
 import { type FilesDeps, type LocalMediaRequest, resolveLocalMedia } from '../files/local-media.js';
-import { type StagedRequest, stageRequest } from '../files/staging.js';
 import { checkWebhookUrl } from '../guards/url.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import { encodeHandle, type JobKind } from '../jobs/handle.js';
@@ -26,18 +25,15 @@ import { stepReached } from '../kill-steps.js';
 import { evaluateAdmission, firstIdenticalItem } from './admission.js';
 import { failedAdmission } from './admission-answer.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
-import { withCallback } from './callback.js';
 import { admitCampaignCall, identicalItemsError, itemFingerprint } from './campaign.js';
 import { consentCard } from './consent-card.js';
 import { admitRules, campaignItemUnsettled, confirmationRequired, guardCall, refusalError } from './guard.js';
+import { release } from './outbox.js';
 import { finaliseEstimate } from './pricing/estimate.js';
-import { settleFailure, settleSubmission } from './settle.js';
+import { sendItem } from './send.js';
 import { admissionUnknownWords, RELEASED_UNCONFIRMED, TOKEN_ALREADY_USED } from './wording.js';
 
 export type { BillingDeps, PaidCallArgs, PaidCallResult, PaidResult } from './call-types.js';
-
-/** The signal billable `run()`s see (see below). */
-const NEVER_ABORTS: AbortSignal = new AbortController().signal;
 
 /**
  * Runs one billable call to its end. Throws only what happens before anything was written (bad input,
@@ -157,34 +153,21 @@ export async function runPaidCall(
   const rec = admitted.record;
   deps.onStep?.('after_admit');
   deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: estimate.credits, consent: decision.consent });
-  // The consented request with its local files staged (their URLs exist only now: src/files/staging.ts).
-  let staged: StagedRequest | undefined;
-  if (files.size > 0) {
-    try {
-      // Non-null: resolveLocalMedia refused every local reference unless one of the two stagers exists.
-      staged = await stageRequest(request, files, stagerFor(deps.config, deps.selfStager)!, deps.log, rec.id);
-    } catch (err) {
-      // Nothing was sent: settled as rejected, so the same call is not blocked as its own duplicate.
-      const unsent = err instanceof UserInputError ? err : new StagingError(err);
-      return settleFailure(rec, unsent, kind, estimate, deps);
-    }
-  }
-  // Plus at most our callback URL (it names the record, so it exists only now).
-  const sent = await withCallback(spec, input, ctx, staged?.request ?? request, rec.id, deps.callbackUrl, deps.log);
-
-  let sub: Awaited<ReturnType<typeof spec.run>>;
-  try {
-    // run() gets a signal that never fires: once the paid POST may be on the wire, only its answer tells us
-    // the job's id, so a cancelled call must still read it into the store (invariant 3). Tools that pass
-    // ctx.signal to the submit (run_model, create_family_video) would otherwise turn a job into "unknown".
-    sub = await spec.run(input, { ...ctx, signal: NEVER_ABORTS }, sent);
-  } catch (err) {
-    staged?.release(mayHaveBeenAccepted(err));
-    return settleFailure(rec, err, kind, estimate, deps);
-  }
-  staged?.release(true, sub.status === 'completed');
-  deps.onStep?.('after_post');
-  return settleSubmission(rec, sub, estimate, deps);
+  return sendItem(
+    rec,
+    {
+      spec,
+      input: raw,
+      request,
+      // Staged right before the POST; resolveLocalMedia refused every local reference unless a stager exists.
+      files: files.size > 0 ? async () => files : undefined,
+      kind,
+      estimate,
+      posted: 'after_post',
+    },
+    ctx,
+    deps,
+  );
 }
 
 /**
@@ -247,9 +230,7 @@ async function admitOrRelease(
         const rec = await deps.jobs.get(id);
         if (!rec) return 'absent';
         if (rec.outcome === 'rejected') return 'released';
-        if (rec.outcome !== 'pending') return 'kept';
-        await deps.jobs.settle(id, { outcome: 'rejected', status: 'failed', reason: RELEASED_UNCONFIRMED });
-        return 'released';
+        return (await release(deps.jobs, rec, RELEASED_UNCONFIRMED)) ? 'released' : 'kept';
       },
       deps.log,
     );

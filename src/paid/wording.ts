@@ -174,6 +174,16 @@ export function admissionUnknownWords(
   };
 }
 
+/** The reason a bundle item released past its consent window carries (the campaign view reports it as `released`). */
+export const RELEASED_REASON =
+  'released: the campaign consent window ended before this item was sent; nothing was sent or charged, its reservation was returned';
+
+/** A queued item with local files, sent where no stager is configured (any more): refused unsent. */
+export const NO_STAGER_ANY_MORE = 'no staging bucket is configured any more';
+
+/** A queued item's upload, gone before its send: refused unsent. */
+export const UPLOAD_GONE = 'the upload is gone (expired or deleted) since the quote';
+
 /** The reason of an intent the admitting call released after its admission's answer was lost. */
 export const RELEASED_UNCONFIRMED =
   'released: the store did not confirm this admission to the call that made it; nothing was sent or charged, its reservation was returned';

@@ -17,7 +17,7 @@ import { campaignUriOfJob } from '../jobs/campaign-uri.js';
 import { createPoller } from '../jobs/poller.js';
 import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
-import { startCampaignSender } from '../paid/campaign-sender.js';
+import { startOutboxSweep } from '../paid/outbox-sweep.js';
 import { TOKEN_TTL_MS } from '../paid/token.js';
 import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
@@ -168,7 +168,7 @@ export async function startHttpRuntime(
     const blobs = jobs.blobs?.();
     const files = blobs ? fileServices(config, blobs, key, () => ownOrigin, { ...hooks, now: nowMs }) : undefined;
     // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on.
-    const campaigns = startCampaignSender({
+    const campaigns = startOutboxSweep({
       config,
       client,
       jobs,

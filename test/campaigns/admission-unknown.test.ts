@@ -12,7 +12,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { PaidStep } from '../../src/kill-steps.js';
-import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/campaign.js';
+import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/outbox.js';
 import { CommitUnknownError } from '../../src/store/commit-unknown.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';

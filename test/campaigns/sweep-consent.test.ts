@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { PaidStep } from '../../src/kill-steps.js';
-import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/campaign.js';
+import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/outbox.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 import { sweepOnce } from './sweep-once.js';
 

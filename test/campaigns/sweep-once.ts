@@ -1,5 +1,5 @@
 /**
- * One serving process's campaign sender (src/paid/campaign-sender.ts), built as the bin builds it but with `over`
+ * One serving process's campaign sender (src/paid/outbox-sweep.ts), built as the bin builds it but with `over`
  * its config and `aheadMs` added to its clock, swept `times` times over the harness's store; its log lines go to
  * `lines`. Tests of who may send queued items (another key, base URL, read-only) and of the grace period.
  */
@@ -8,7 +8,7 @@ import { createPlatformClient } from '../../src/client/index.js';
 import type { Config } from '../../src/config.js';
 import { createPoller } from '../../src/jobs/poller.js';
 import { createLogger } from '../../src/log.js';
-import { startCampaignSender } from '../../src/paid/campaign-sender.js';
+import { startOutboxSweep } from '../../src/paid/outbox-sweep.js';
 import { CAMPAIGN_ITEM_SPECS } from '../../tools/video/create-campaign.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -30,7 +30,7 @@ export async function sweepOnce(h: Harness, o: SweepOptions = {}): Promise<void>
     logger: log,
   });
   const poller = createPoller({ client, jobs: h.jobs, log });
-  const sender = startCampaignSender({
+  const sender = startOutboxSweep({
     config,
     client,
     jobs: h.jobs,

@@ -1,40 +1,38 @@
 /**
- * The campaign sender of a serving process (issue 21 item 3), like the spool's replay (src/store/spool.ts): at
- * start-up and every few seconds it sends the admitted, unsent items of every campaign, so a process that
- * stopped mid-campaign (a crash, kill -9, a deploy) strands nothing: the next process to start, or any instance
- * of the fleet, finishes it without waiting for the agent. Per campaign one instance at a time holds a lease
- * (`Store.tryLease`); the item claim in the store (queued → pending) is what guarantees "at most one POST".
- * Items whose consent window ended are released there (src/paid/campaign.ts `sendCampaign`); so are items whose
- * admission the admitting call never saw answered (`UNACKNOWLEDGED_GRACE_MS` after it). Only acknowledged items
- * consented for this process's account and base URL are sent, and none by a read-only process (issue 27).
+ * The outbox sweep of a serving process (issue 21 item 3, issue 28 item 7), like the spool's replay
+ * (src/store/spool.ts): at start-up and every few seconds it sends whatever queued item no caller is sending (the
+ * rest of a campaign whose process stopped: a crash, kill -9, a deploy), so nothing is stranded: the next process
+ * to start, or any instance of the fleet, finishes it without waiting for the agent. Per bundle one instance at a
+ * time holds a lease (`Store.tryLease`); the item claim in the store (queued → pending) is what guarantees "at
+ * most one POST". What is sent, released or left is decided once, in outbox.ts `sendBundle` (issue 27: only
+ * acknowledged items consented for this process's account and base URL, none by a read-only process).
  */
 import { hostname } from 'node:os';
-import type { z } from 'zod';
 import type { Catalog } from '../catalog.js';
 import type { PlatformClient } from '../client/types.js';
 import type { Config } from '../config.js';
-import type { BillableToolSpec, ToolContext } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
 import type { FileServices } from '../files/file-services.js';
 import type { Poller } from '../jobs/poller.js';
 import type { ConsentedFor, JobStore } from '../jobs/store.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
-import { sweepCampaigns } from './campaign.js';
 import { consentedFor } from './consented-for.js';
+import { type ItemSpecs, sweepOutbox } from './outbox.js';
 
 /** How often a serving process looks for queued items (a restart also looks at once). */
-export const CAMPAIGN_SWEEP_EVERY_MS = 5_000;
+export const OUTBOX_SWEEP_EVERY_MS = 5_000;
 /** One instance sends a campaign at a time; a stopped holder's lease runs out after this. */
 const LEASE_MS = 30_000;
 
-export interface CampaignSenderDeps {
+export interface OutboxSweepDeps {
   config: Config;
   client: PlatformClient;
   jobs: JobStore;
   log: Logger;
   catalog: Catalog;
   poller: Poller;
-  itemSpec(tool: string): BillableToolSpec<z.ZodRawShape> | undefined;
+  itemSpec: ItemSpecs;
   /** HTTP mode: uploads and the self stager, so items naming `upload:<id>` can be staged (src/files/). */
   files?: FileServices | undefined;
   now?: () => number;
@@ -42,7 +40,7 @@ export interface CampaignSenderDeps {
   everyMs?: number;
 }
 
-export function startCampaignSender(deps: CampaignSenderDeps): { close(): void; sweep(): Promise<number> } {
+export function startOutboxSweep(deps: OutboxSweepDeps): { close(): void; sweep(): Promise<number> } {
   const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2)}`;
   const ctx: ToolContext = {
     config: deps.config,
@@ -67,7 +65,7 @@ export function startCampaignSender(deps: CampaignSenderDeps): { close(): void; 
     });
     running ??= mine
       .then((m) =>
-        sweepCampaigns(deps.itemSpec, ctx, {
+        sweepOutbox(deps.itemSpec, ctx, {
           jobs: deps.jobs,
           log: deps.log,
           now: deps.now ?? Date.now,
@@ -85,8 +83,8 @@ export function startCampaignSender(deps: CampaignSenderDeps): { close(): void; 
     return running;
   };
   const quietly = () =>
-    void sweep().catch((err) => deps.log.warn('campaign sweep failed; retrying', { error: String(err) }));
-  const timer = setInterval(quietly, deps.everyMs ?? CAMPAIGN_SWEEP_EVERY_MS);
+    void sweep().catch((err) => deps.log.warn('outbox sweep failed; retrying', { error: String(err) }));
+  const timer = setInterval(quietly, deps.everyMs ?? OUTBOX_SWEEP_EVERY_MS);
   timer.unref();
   quietly();
   return { close: () => clearInterval(timer), sweep };
