@@ -32,7 +32,7 @@ export function watchQueuedCampaigns(deps: CampaignWatchDeps): { close(): Promis
   let looking: Promise<void> | undefined;
   const look = async () => {
     if (stopped || started) return;
-    if ((await deps.jobs.queuedCampaigns()).length === 0) return;
+    if ((await deps.jobs.queuedBundles()).length === 0) return;
     const [{ startOutboxSweep }, { CAMPAIGN_ITEM_SPECS }, { createPoller }, { createCatalog }, { finalJobCleanup }] =
       await Promise.all([
         import('./paid/outbox-sweep.js'),

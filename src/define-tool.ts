@@ -163,7 +163,7 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
     /**
      * Only create_campaign (issue 21): the items `request()` prepared for this input, each through its own
      * tool's validate → request → estimate (`prepareCall`). The pipeline then admits them all at once
-     * (`store.admitCampaign`) instead of POSTing this spec's request, and `itemSpec` names who sends each.
+     * (`store.admitBundle`) instead of POSTing this spec's request, and `itemSpec` names who sends each.
      */
     campaign?: {
       items(input: In<I>): CampaignItem[];

@@ -1,5 +1,5 @@
 /**
- * Campaign admission (issue 21): `store.admitCampaign` of a 50-item campaign (the maximum) through the real
+ * Campaign admission (issue 21): `store.admitBundle` of a 50-item campaign (the maximum) through the real
  * store — one transaction: the facts once, the duplicate fact for the campaign and for each item, the campaign
  * rule, the nonce, 50 inserts with their audit rows — timed run after run on SQLite (a temp state dir) and on
  * PostgreSQL (a throw-away database). Every campaign is distinct and admitted; the store grows as it runs.
@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewJobRecord } from '../../src/jobs/store.js';
 import { evaluateCampaignAdmission } from '../../src/paid/admission.js';
 import { talkingVideoEstimate } from '../../src/paid/pricing/estimate.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import type { BundleItem } from '../../src/store/types.js';
 import { createBenchDatabase } from './pg-database.js';
 import { percentile, round } from './stdio.js';
 
@@ -24,9 +24,10 @@ export interface CampaignAdmissionFigures {
   maxMs: number;
 }
 
-function campaign(run: number, items: number): NewJobRecord[] {
+function campaign(run: number, items: number): BundleItem[] {
   const id = `bench-campaign-${run}`;
   return Array.from({ length: items }, (_, index) => ({
+    outcome: 'queued' as const,
     tool: 'create_talking_video',
     kind: 'actor_video',
     fingerprint: `${id}-item-${index}`,
@@ -53,7 +54,7 @@ async function measure(store: Store, runs: number, items: number): Promise<Campa
   for (let run = 0; run < runs; run++) {
     const intents = campaign(run, items);
     const t0 = performance.now();
-    const r = await store.admitCampaign(
+    const r = await store.admitBundle(
       intents,
       {
         maxCreditsPerCall: 2_000,

@@ -55,7 +55,7 @@ export function campaignRow(v: CampaignView, records: JobRecord[]): CampaignRow 
  */
 export async function groupCampaigns(
   records: JobRecord[],
-  jobs: Pick<JobStore, 'campaignItems'>,
+  jobs: Pick<JobStore, 'bundleItems'>,
   status: JobStatus | undefined,
 ): Promise<LedgerEntry[]> {
   const out: LedgerEntry[] = [];
@@ -70,7 +70,7 @@ export async function groupCampaigns(
     seen.add(id);
     // Items of one campaign share one owner (admitted in one call); the filter keeps that true if a store ever
     // held a mix, so a row never counts another caller's item.
-    const items = (await jobs.campaignItems(id)).filter((i) => i.owner === r.owner);
+    const items = (await jobs.bundleItems(id)).filter((i) => i.owner === r.owner);
     const row = campaignRow(campaignFromRecords(id, items), items);
     if (status === undefined || row.status === status) out.push({ campaign: row });
   }

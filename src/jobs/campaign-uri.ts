@@ -24,11 +24,11 @@ export function campaignIdOfUri(uri: string): string | undefined {
  * a campaign nobody has, or with any item of someone else, is not yours.
  */
 export async function ownsCampaign(
-  jobs: Pick<JobStore, 'campaignItems'>,
+  jobs: Pick<JobStore, 'bundleItems'>,
   owner: string | undefined,
   id: string,
 ): Promise<boolean> {
-  const items = await jobs.campaignItems(id);
+  const items = await jobs.bundleItems(id);
   return items.length > 0 && (owner === undefined || items.every((r) => r.owner === owner));
 }
 

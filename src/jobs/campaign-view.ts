@@ -104,7 +104,7 @@ export async function readCampaign(
   field = 'handle',
 ): Promise<CampaignView> {
   const id = handle.trim().slice(CAMPAIGN_HANDLE_PREFIX.length);
-  let records = await jobs.campaignItems(id);
+  let records = await jobs.bundleItems(id);
   if (records.length === 0 || (owner !== undefined && records.some((r) => r.owner !== owner))) {
     // A campaign whose admission's answer was lost and that is not on record was never admitted: nothing was sent.
     throw new UserInputError(
@@ -120,7 +120,7 @@ export async function readCampaign(
         if (ref && isPollable(ref)) await poller.read(ref).catch(() => undefined);
       }),
     );
-    records = await jobs.campaignItems(id);
+    records = await jobs.bundleItems(id);
   }
   return campaignFromRecords(id, records);
 }

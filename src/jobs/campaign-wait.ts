@@ -26,7 +26,7 @@ export async function openWork(
   handles: readonly string[],
   jobRefs: ReadonlyMap<string, JobRef>,
   finished: readonly boolean[],
-  jobs: Pick<JobStore, 'campaignItems'>,
+  jobs: Pick<JobStore, 'bundleItems'>,
 ): Promise<OpenWork> {
   const refs: JobRef[] = [];
   let unsent = false;
@@ -37,7 +37,7 @@ export async function openWork(
       if (ref && isPollable(ref)) refs.push(ref);
       continue;
     }
-    for (const r of await jobs.campaignItems(h.trim().slice(CAMPAIGN_HANDLE_PREFIX.length))) {
+    for (const r of await jobs.bundleItems(h.trim().slice(CAMPAIGN_HANDLE_PREFIX.length))) {
       if (r.outcome !== 'submitted') {
         // Queued or being sent: the sender moves it. (Rejected / unknown items are final.)
         if (r.outcome === 'queued' || r.outcome === 'pending') unsent = true;

@@ -49,6 +49,17 @@ export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules:
   return undefined;
 }
 
+/** A single call's admission as a bundle of one (`Store.admitBundle`): exactly `evaluateAdmission` of its quote. */
+export function evaluateBundleOfOne(
+  items: readonly number[],
+  facts: AdmissionFacts,
+  rules: AdmitRules,
+): AdmitRefusal | undefined {
+  // Not one item: no rule of a single call fits it; refused as unpriced (fail closed, nothing written).
+  if (items.length !== 1) return { reason: 'per_call', limit: rules.maxCreditsPerCall, credits: Number.NaN };
+  return evaluateAdmission(items[0]!, facts, rules);
+}
+
 /**
  * The campaign's admission (issue 21), same rule and order: every item against the per-call ceiling (the first
  * item over it is named), then the campaign's total through `evaluateAdmission` (per-day, per-user day,

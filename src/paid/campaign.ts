@@ -2,7 +2,7 @@
  * Campaigns (issue 21): many paid items, one quote, one consent, one admission, each item POSTed at most once.
  *
  *   items (each through its own tool's prepareCall) → guardCall once (total; every consent carrier) →
- *   store.admitCampaign (one transaction: every item `queued`, or nothing) → outbox.ts `sendBundle` (per item:
+ *   store.admitBundle (one transaction: every item `queued`, or nothing) → outbox.ts `sendBundle` (per item:
  *   claim queued → pending, then send.ts `sendItem`, the one send a single call uses too)
  *
  * A `queued` item counts at its quote in today's spend (a reservation) until it is sent or released. The claim
@@ -78,7 +78,9 @@ export async function admitCampaignCall(
     return { error: notAdmitted(err, 'campaign', deps.log) };
   }
   const total = campaign.items.length;
+  // Every item waits in the outbox (`queued`) until its claim: this call's sender, or a sweep, sends it.
   const intents = campaign.items.map((item, index) => ({
+    outcome: 'queued' as const,
     id: randomUUID(),
     tool: item.tool,
     kind: item.kind,
@@ -113,9 +115,9 @@ export async function admitCampaignCall(
       : {}),
   };
   deps.onStep?.('before_admit');
-  let admitted: Awaited<ReturnType<JobStore['admitCampaign']>>;
+  let admitted: Awaited<ReturnType<JobStore['admitBundle']>>;
   try {
-    admitted = await deps.jobs.admitCampaign(intents, rules, evaluateCampaignAdmission);
+    admitted = await deps.jobs.admitBundle(intents, rules, evaluateCampaignAdmission);
   } catch (err) {
     // Not seen admitted, so never sent from here, and no sweep sends an unacknowledged item: the truth is "not
     // admitted" or, while the store cannot say, "may have been admitted; follow the handle" (admission-answer.ts).
@@ -179,7 +181,7 @@ export function identicalItemsError(twin: { repeat: number; of: number }): UserI
  * (and no slow platform quote is asked) for a campaign that cannot be admitted. An item identical to a job or a
  * campaign item still active (the duplicate rule: not with `allow_duplicate`), or acting on what an active job
  * holds (its tool's `beforeAdmit`: upscale, an attempt for that video, re-read first so a finished one stops
- * blocking). Plain reads; `admitCampaign` checks again under its lock.
+ * blocking). Plain reads; `admitBundle` checks again under its lock.
  * @throws the refusal (a duplicate names `items[index]`).
  */
 export async function refuseWhatAdmissionWould(

@@ -135,7 +135,7 @@ export async function precheck(
  * identical jobs, but one identical to a job whose outcome is still unknown (or whose POST is in flight) would be
  * a possible double charge the person never saw named. A single call warns and asks (consent.ts); a campaign's
  * one consent cannot carry a warning per item, so it fails closed: the first such item is named and nothing is
- * quoted (review finding of issue 21). Plain reads, before consent; `admitCampaign` checks again under its lock.
+ * quoted (review finding of issue 21). Plain reads, before consent; `admitBundle` checks again under its lock.
  * @returns the first item identical to an unsettled job, with that job, or undefined.
  */
 export async function campaignItemUnsettled(

@@ -63,7 +63,7 @@ export interface SenderDeps {
  */
 export async function release(jobs: JobStore, rec: JobRecord, reason: string): Promise<boolean> {
   const patch = { outcome: 'rejected' as const, status: 'failed' as const, reason };
-  if (rec.outcome === 'queued') return (await jobs.claimCampaignItem(rec.id, patch)) !== undefined;
+  if (rec.outcome === 'queued') return (await jobs.claimItem(rec.id, patch)) !== undefined;
   if (rec.outcome !== 'pending') return false;
   await jobs.settle(rec.id, patch);
   return true;
@@ -81,7 +81,7 @@ export async function sendBundle(
 ): Promise<number> {
   let posted = 0;
   let leased = deps.lease === undefined;
-  for (const item of await deps.jobs.campaignItems(bundleId)) {
+  for (const item of await deps.jobs.bundleItems(bundleId)) {
     if (item.outcome !== 'queued' || !item.campaign) continue;
     if (Date.parse(item.campaign.sendBy) <= deps.now()) {
       await release(deps.jobs, item, RELEASED_REASON);
@@ -106,7 +106,7 @@ export async function sendBundle(
       if (!leased) return posted;
     }
     const spec = itemSpec(item.tool);
-    const rec = await deps.jobs.claimCampaignItem(item.id, { outcome: 'pending' });
+    const rec = await deps.jobs.claimItem(item.id, { outcome: 'pending' });
     const info = rec?.campaign;
     if (!rec || !info) continue;
     if (!spec) {
@@ -135,7 +135,7 @@ export async function sendBundle(
  * sweeper claimed stays its; none can be, unacknowledged). @throws while the store is unreachable.
  */
 export async function releaseUnacknowledged(jobs: JobStore, id: string): Promise<ReleaseOutcome> {
-  const items = await jobs.campaignItems(id);
+  const items = await jobs.bundleItems(id);
   if (items.length === 0) return 'absent';
   let kept = false;
   for (const item of items) {
@@ -154,7 +154,7 @@ export async function releaseUnacknowledged(jobs: JobStore, id: string): Promise
 export async function acknowledge(deps: Pick<BillingDeps, 'jobs' | 'log' | 'now'>, id: string, records: JobRecord[]) {
   const acknowledgedAt = new Date(deps.now()).toISOString();
   for (const rec of records) {
-    await deps.jobs.claimCampaignItem(rec.id, { acknowledgedAt }).catch((err: unknown) =>
+    await deps.jobs.claimItem(rec.id, { acknowledgedAt }).catch((err: unknown) =>
       deps.log.warn('campaign item not marked acknowledged; a sweep will release it unsent', {
         campaign: id,
         error: String(err),
@@ -192,7 +192,7 @@ export async function sweepOutbox(
   deps: Omit<SenderDeps, 'lease' | 'acknowledged'> & { holder: string; leaseMs: number },
 ): Promise<number> {
   let posted = 0;
-  for (const id of await deps.jobs.queuedCampaigns()) {
+  for (const id of await deps.jobs.queuedBundles()) {
     const lease = () => deps.jobs.tryLease(`${CAMPAIGN_HANDLE_PREFIX}${id}`, deps.leaseMs, deps.holder);
     posted += await sendBundle(id, itemSpec, ctx, { ...deps, lease });
   }

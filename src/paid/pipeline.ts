@@ -1,9 +1,11 @@
 /**
  * The paid call, as one short pipeline (issue 10):
  *
- *   validate → request → estimate → consent → store.admit → send (one POST) → store.settle
+ *   validate → request → estimate → consent → store.admitBundle (a bundle of one) → send.ts sendItem (one POST,
+ *   settle)
  *
- * `store.admit` is ONE transaction that re-checks the ceilings, the duplicate rules, the exclusive key
+ * A campaign is the same pipeline with a bundle of N (campaign.ts): its items wait in the outbox (outbox.ts) and
+ * leave through the same sendItem. `store.admitBundle` is ONE transaction that re-checks the ceilings, the duplicate rules, the exclusive key
  * (upscale_video: one attempt per video), consumes the token's nonce and writes the intent; nothing else
  * between consent and the POST takes a lock or writes. No network call happens inside it: what a tool must
  * know from the platform first (`billable.beforeAdmit`, free GETs) is read before.
@@ -22,7 +24,7 @@ import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import { encodeHandle, type JobKind } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
-import { evaluateAdmission, firstIdenticalItem } from './admission.js';
+import { evaluateBundleOfOne, firstIdenticalItem } from './admission.js';
 import { failedAdmission } from './admission-answer.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
 import { admitCampaignCall, identicalItemsError, itemFingerprint } from './campaign.js';
@@ -108,26 +110,30 @@ export async function runPaidCall(
   // Named in advance: if the store commits the intent but its answer is lost (a connection cut at COMMIT), the
   // intent is found and released below, instead of blocking the same call as a duplicate for ever.
   const intentId = randomUUID();
+  // A bundle of one, admitted already claimed (`pending`): this call sends it at once, no sweep ever does.
   const admitted = await admitOrRelease(deps, intentId, () =>
-    deps.jobs.admit(
-      {
-        id: intentId,
-        tool: spec.name,
-        kind,
-        fingerprint: decision.fingerprint,
-        summary,
-        estimate,
-        consent: decision.consent,
-        owner: deps.owner,
-        ...(exclusive ? { exclusiveKey: exclusive.key } : {}),
-      },
+    deps.jobs.admitBundle(
+      [
+        {
+          outcome: 'pending',
+          id: intentId,
+          tool: spec.name,
+          kind,
+          fingerprint: decision.fingerprint,
+          summary,
+          estimate,
+          consent: decision.consent,
+          owner: deps.owner,
+          ...(exclusive ? { exclusiveKey: exclusive.key } : {}),
+        },
+      ],
       admitRules(
         guardDeps,
         call,
         decision,
         exclusive ? { key: exclusive.key, staleBefore: new Date(deps.now() - exclusive.staleAfterMs) } : undefined,
       ),
-      evaluateAdmission,
+      evaluateBundleOfOne,
     ),
   );
   if ('unknown' in admitted) {
@@ -150,7 +156,7 @@ export async function runPaidCall(
     }
     return { error: refusalError(spec.name, admitted) };
   }
-  const rec = admitted.record;
+  const rec = admitted.records[0]!;
   deps.onStep?.('after_admit');
   deps.log.info(`submitting ${spec.name}`, { ledger: rec.id, credits: estimate.credits, consent: decision.consent });
   return sendItem(
@@ -210,7 +216,7 @@ export async function prepareCall(
 }
 
 /**
- * `store.admit`, and when it throws, the truth about it (src/paid/admission-answer.ts): "not admitted, nothing
+ * `store.admitBundle`, and when it throws, the truth about it (src/paid/admission-answer.ts): "not admitted, nothing
  * sent" when the store surely did not write it or the intent was found and released (so the same call is not
  * refused as its own duplicate), else "may have been admitted" with the intent's handle to follow. This call
  * never POSTs an admission it did not see, so either way nothing was sent.
@@ -218,8 +224,8 @@ export async function prepareCall(
 async function admitOrRelease(
   deps: Pick<BillingDeps, 'jobs' | 'log'>,
   id: string,
-  admit: () => ReturnType<JobStore['admit']>,
-): Promise<Awaited<ReturnType<JobStore['admit']>> | { unknown: string }> {
+  admit: () => ReturnType<JobStore['admitBundle']>,
+): Promise<Awaited<ReturnType<JobStore['admitBundle']>> | { unknown: string }> {
   try {
     return await admit();
   } catch (err) {

@@ -14,13 +14,13 @@ const LOOK_AT_LEAST_EVERY_MS = 60_000;
 
 export async function watchCampaign(
   id: string,
-  deps: { poller: Poller; jobs: Pick<JobStore, 'campaignItems'> },
+  deps: { poller: Poller; jobs: Pick<JobStore, 'bundleItems'> },
   updated: () => void,
   signal: AbortSignal,
 ): Promise<void> {
   const handle = `${CAMPAIGN_HANDLE_PREFIX}${id}`;
   const shown = async () => {
-    const v = campaignFromRecords(id, await deps.jobs.campaignItems(id));
+    const v = campaignFromRecords(id, await deps.jobs.bundleItems(id));
     return { done: v.done === v.total, key: JSON.stringify(v.items) };
   };
   let last = await shown();

@@ -31,7 +31,7 @@ export async function campaignTaskState(
   const id = handle.trim().slice(CAMPAIGN_HANDLE_PREFIX.length);
   if (!(await ownsCampaign(deps.jobs, deps.owner, id))) return undefined;
   const view = await readCampaign(deps.jobs, deps.poller, handle, deps.owner);
-  const records = await deps.jobs.campaignItems(id);
+  const records = await deps.jobs.bundleItems(id);
   const created = records.map((r) => r.createdAt).sort()[0]!;
   const updated = records
     .map((r) => r.updatedAt)

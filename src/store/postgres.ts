@@ -32,7 +32,7 @@ import {
   auditChanged,
   auditRow,
   auditSelectSql,
-  campaignItemsSql,
+  bundleItemsSql,
   type FactName,
   factPlan,
   factSql,
@@ -47,7 +47,7 @@ import {
   newRecord,
   nonceHash,
   pgPlaceholders,
-  queuedCampaignsSql,
+  queuedBundlesSql,
   toRow,
   withItemFacts,
 } from './record.js';
@@ -58,8 +58,9 @@ import type {
   AdmitRules,
   AuditEvent,
   AuditFilter,
-  CampaignAdmissionRule,
-  CampaignAdmitResult,
+  BundleAdmissionRule,
+  BundleAdmitResult,
+  BundleItem,
   JobFilter,
   JobPatch,
   JobRecord,
@@ -227,9 +228,25 @@ class PostgresStore implements Store {
   }
 
   async admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult> {
-    await this.pruneNow();
     const credits = intent.estimate?.credits ?? 0;
-    return this.tx(async (c): Promise<AdmitResult> => {
+    // The one item is the bundle: its facts are the rules' own, so no per-item facts are read.
+    const one = [{ ...intent, outcome: 'pending' as const }];
+    const res = await this.admitItems(one, rules, (_, f, r) => rule(credits, f, r), false);
+    return res.admitted ? { admitted: true, record: res.records[0]! } : res;
+  }
+
+  admitBundle(items: BundleItem[], rules: AdmitRules, rule: BundleAdmissionRule): Promise<BundleAdmitResult> {
+    return this.admitItems(items, rules, rule, true);
+  }
+
+  private async admitItems(
+    items: BundleItem[],
+    rules: AdmitRules,
+    rule: BundleAdmissionRule,
+    itemFacts: boolean,
+  ): Promise<BundleAdmitResult> {
+    await this.pruneNow();
+    return this.tx(async (c): Promise<BundleAdmitResult> => {
       try {
         await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
       } catch (err) {
@@ -237,43 +254,11 @@ class PostgresStore implements Store {
         if (isDbTimeout(err)) throw new StoreBusyError(this.lockMs, { cause: err });
         throw err;
       }
-      // Every instance's admissions for this account are serialized: the spend and records read below cannot
-      // change before the insert commits.
-      const refusal = rule(credits, await this.facts(rules, c), rules);
-      if (refusal) return { admitted: false, ...refusal };
-      if (rules.nonce) {
-        const { rowCount } = await c.query(
-          'INSERT INTO genplat_nonces (hash, expires_at) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
-          [nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime()],
-        );
-        if (rowCount === 0) return { admitted: false, reason: 'token_used' };
-      }
-      const record = newRecord(intent, this.now());
-      await c.query(INSERT, toRow(record));
-      await c.query(AUDIT, auditRow(record, 'admit', this.now()));
-      // Test-only: may not return (a frozen instance, test/fleet/frozen-instance.test.ts).
-      await this.onAdmitWrite?.();
-      return { admitted: true, record };
-    });
-  }
-
-  async admitCampaign(
-    items: NewJobRecord[],
-    rules: AdmitRules,
-    rule: CampaignAdmissionRule,
-  ): Promise<CampaignAdmitResult> {
-    await this.pruneNow();
-    return this.tx(async (c): Promise<CampaignAdmitResult> => {
-      try {
-        await c.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, this.lockKey]);
-      } catch (err) {
-        if (isDbTimeout(err)) throw new StoreBusyError(this.lockMs, { cause: err });
-        throw err;
-      }
-      // Same lock as `admit`: single calls and campaigns of this account are admitted one at a time.
+      // Every instance's admissions for this account (single calls and campaigns alike) are serialized: the
+      // spend and records read below cannot change before the inserts commit.
       const base = await this.facts(rules, c);
       const found = [];
-      for (const query of itemFactPlan(items, rules, base)) {
+      for (const query of itemFacts ? itemFactPlan(items, rules, base) : []) {
         found.push({ query, row: (await c.query<{ data: string }>(FACTS[query.fact], query.args)).rows[0] });
       }
       const facts = withItemFacts(base, rules, found);
@@ -290,17 +275,18 @@ class PostgresStore implements Store {
         );
         if (rowCount === 0) return { admitted: false, reason: 'token_used' };
       }
-      const records = items.map((i) => newRecord({ ...i, outcome: 'queued' }, this.now()));
+      const records = items.map((i) => newRecord(i, this.now()));
       for (const record of records) {
         await c.query(INSERT, toRow(record));
         await c.query(AUDIT, auditRow(record, 'admit', this.now()));
       }
+      // Test-only: may not return (a frozen instance, test/fleet/frozen-instance.test.ts).
       await this.onAdmitWrite?.();
       return { admitted: true, records };
     });
   }
 
-  claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
+  claimItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
     return this.tx(async (c) => {
       // The row lock orders two claimers: the second reads the first one's outcome and gets nothing.
       const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1 FOR UPDATE', [id]);
@@ -315,13 +301,13 @@ class PostgresStore implements Store {
     });
   }
 
-  async campaignItems(campaignId: string): Promise<JobRecord[]> {
-    const rows = await this.query<{ data: string }>(pgPlaceholders(campaignItemsSql('genplat_jobs')), [campaignId]);
+  async bundleItems(campaignId: string): Promise<JobRecord[]> {
+    const rows = await this.query<{ data: string }>(pgPlaceholders(bundleItemsSql('genplat_jobs')), [campaignId]);
     return rows.map((r) => fromData(r.data));
   }
 
-  async queuedCampaigns(): Promise<string[]> {
-    const rows = await this.query<{ campaign_id: string }>(queuedCampaignsSql('genplat_jobs'));
+  async queuedBundles(): Promise<string[]> {
+    const rows = await this.query<{ campaign_id: string }>(queuedBundlesSql('genplat_jobs'));
     return rows.map((r) => r.campaign_id);
   }
 

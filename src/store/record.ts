@@ -216,23 +216,23 @@ export function unsettledArgs(fp: string, owner: string | null): (string | null)
   return [fp, fp, owner, owner, ''];
 }
 
-/** The exclusive fact's arguments (`factSql` order): also run once per keyed campaign item by `admitCampaign`. */
+/** The exclusive fact's arguments (`factSql` order): also run once per keyed campaign item by `admitBundle`. */
 export function exclusiveArgs(x: { key: string; staleBefore: Date }): (string | number)[] {
   return [x.key, x.staleBefore.getTime()];
 }
 
-/** The duplicate fact's arguments (`factSql` order): also run once per campaign item by `admitCampaign`. */
+/** The duplicate fact's arguments (`factSql` order): also run once per campaign item by `admitBundle`. */
 export function duplicateArgs(fp: string, legacy: string | undefined, owner: string | null): (string | null)[] {
   return [fp, legacy ?? fp, fp, owner, owner];
 }
 
 /** Campaign items, by index (their index is in the JSON; `seq` follows insertion order, which is the index). */
-export function campaignItemsSql(table: string): string {
+export function bundleItemsSql(table: string): string {
   return `SELECT data FROM ${table} WHERE campaign_id = ? ORDER BY seq`;
 }
 
 /** Campaigns with items still `queued`, oldest first. */
-export function queuedCampaignsSql(table: string): string {
+export function queuedBundlesSql(table: string): string {
   return `SELECT campaign_id FROM ${table} WHERE outcome = 'queued' AND campaign_id IS NOT NULL GROUP BY campaign_id ORDER BY MIN(seq)`;
 }
 
@@ -249,7 +249,7 @@ export function factsFrom(
   return facts;
 }
 
-/** One per-item fact query of `admitCampaign`: which fact, its arguments, and the item it is for. */
+/** One per-item fact query of `admitBundle`: which fact, its arguments, and the item it is for. */
 export interface ItemFactQuery {
   fact: 'duplicate' | 'unsettled' | 'exclusive';
   args: (string | number | null)[];
@@ -257,13 +257,15 @@ export interface ItemFactQuery {
 }
 
 /**
- * The per-item facts `admitCampaign` reads on top of `factPlan`'s, under the same lock (both stores run this plan
+ * The per-item facts `admitBundle` reads on top of `factPlan`'s, under the same lock (both stores run this plan
  * as they run `factPlan`'s): each item's identical active job (the duplicate rule) and, with allow_duplicate, its
  * identical pending/unknown one, when the campaign's own fact found none; each keyed item's exclusive holder.
  */
 export function itemFactPlan(items: NewJobRecord[], rules: AdmitRules, facts: AdmissionFacts): ItemFactQuery[] {
   const plan: ItemFactQuery[] = [];
   for (const [item, { fingerprint }] of items.entries()) {
+    // A single call's one item is the bundle itself: `factPlan` already asked its facts (with its exceptions).
+    if (fingerprint === rules.duplicate?.fingerprint || fingerprint === rules.unsettled?.fingerprint) continue;
     if (rules.duplicate && !facts.duplicate) {
       plan.push({
         fact: 'duplicate',

@@ -201,15 +201,20 @@ export function withSpool(
       return res;
     },
     readAdmissionFacts: (r) => inner.readAdmissionFacts(r),
-    admitCampaign: (items, r, rule) => inner.admitCampaign(items, r, rule),
-    async claimCampaignItem(id, patch) {
-      const rec = await inner.claimCampaignItem(id, patch);
+    async admitBundle(items, r, rule) {
+      const res = await inner.admitBundle(items, r, rule);
+      // An item admitted claimed by its caller (`pending`) is about to be POSTed: its answer may need the spool.
+      if (res.admitted) for (const rec of res.records) if (rec.outcome === 'pending') admitted.set(rec.id, rec);
+      return res;
+    },
+    async claimItem(id, patch) {
+      const rec = await inner.claimItem(id, patch);
       // A claimed item is about to be POSTed: its answer may need the spool, like an admitted call's.
       if (rec?.outcome === 'pending') admitted.set(rec.id, rec);
       return rec;
     },
-    campaignItems: (id) => inner.campaignItems(id),
-    queuedCampaigns: () => inner.queuedCampaigns(),
+    bundleItems: (id) => inner.bundleItems(id),
+    queuedBundles: () => inner.queuedBundles(),
     // Files are not spooled: an upload or a staging that the store cannot take fails unsent.
     ...(inner.blobs ? { blobs: inner.blobs.bind(inner) } : {}),
     track: (r) => inner.track(r),

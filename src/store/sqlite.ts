@@ -27,9 +27,9 @@ import {
   auditChanged,
   auditRow,
   auditSelectSql,
+  bundleItemsSql,
   COLUMNS,
   CONSENT_KEY_BYTES,
-  campaignItemsSql,
   type FactName,
   factPlan,
   factSql,
@@ -43,7 +43,7 @@ import {
   NONCE_GRACE_MS,
   newRecord,
   nonceHash,
-  queuedCampaignsSql,
+  queuedBundlesSql,
   toRow,
   withItemFacts,
 } from './record.js';
@@ -56,8 +56,9 @@ import {
   type AdmitRules,
   type AuditEvent,
   type AuditFilter,
-  type CampaignAdmissionRule,
-  type CampaignAdmitResult,
+  type BundleAdmissionRule,
+  type BundleAdmitResult,
+  type BundleItem,
   type JobFilter,
   type JobPatch,
   type JobRecord,
@@ -254,8 +255,8 @@ class SqliteStore implements Store {
     | 'insert'
     | 'update'
     | 'byId'
-    | 'campaignItems'
-    | 'queuedCampaigns'
+    | 'bundleItems'
+    | 'queuedBundles'
     | 'byHandle'
     | 'byJobKey'
     | 'lease'
@@ -281,8 +282,8 @@ class SqliteStore implements Store {
       insert: p(INSERT),
       update: p(UPDATE),
       byId: p('SELECT data FROM jobs WHERE id = ?'),
-      campaignItems: p(campaignItemsSql('jobs')),
-      queuedCampaigns: p(queuedCampaignsSql('jobs')),
+      bundleItems: p(bundleItemsSql('jobs')),
+      queuedBundles: p(queuedBundlesSql('jobs')),
       byHandle: p(`SELECT data FROM jobs WHERE handle = ? ${ORDER} LIMIT 1`),
       lease: p(
         `INSERT INTO leases (job_key, holder, until_ms) VALUES (?, ?, ?)
@@ -344,34 +345,28 @@ class SqliteStore implements Store {
   }
 
   async admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult> {
-    this.open();
-    this.pruneNow();
     const credits = intent.estimate?.credits ?? 0;
-    return this.tx((): AdmitResult => {
-      const refusal = rule(credits, this.facts(rules), rules);
-      if (refusal) return { admitted: false, ...refusal };
-      if (rules.nonce) {
-        const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
-        if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
-      }
-      const record = newRecord(intent, this.now());
-      this.st.insert.run(...toRow(record));
-      this.st.audit.run(...auditRow(record, 'admit', this.now()));
-      this.onAdmitWrite?.();
-      return { admitted: true, record };
-    });
+    // The one item is the bundle: its facts are the rules' own, so no per-item facts are read.
+    const one = [{ ...intent, outcome: 'pending' as const }];
+    const res = await this.admitItems(one, rules, (_, f, r) => rule(credits, f, r), false);
+    return res.admitted ? { admitted: true, record: res.records[0]! } : res;
   }
 
-  async admitCampaign(
-    items: NewJobRecord[],
+  admitBundle(items: BundleItem[], rules: AdmitRules, rule: BundleAdmissionRule): Promise<BundleAdmitResult> {
+    return this.admitItems(items, rules, rule, true);
+  }
+
+  private async admitItems(
+    items: BundleItem[],
     rules: AdmitRules,
-    rule: CampaignAdmissionRule,
-  ): Promise<CampaignAdmitResult> {
+    rule: BundleAdmissionRule,
+    itemFacts: boolean,
+  ): Promise<BundleAdmitResult> {
     this.open();
     this.pruneNow();
-    return this.tx((): CampaignAdmitResult => {
+    return this.tx((): BundleAdmitResult => {
       const base = this.facts(rules);
-      const found = itemFactPlan(items, rules, base).map((query) => ({
+      const found = (itemFacts ? itemFactPlan(items, rules, base) : []).map((query) => ({
         query,
         row: this.st[query.fact].get(...query.args) as { data: string } | undefined,
       }));
@@ -386,7 +381,7 @@ class SqliteStore implements Store {
         const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
         if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
       }
-      const records = items.map((i) => newRecord({ ...i, outcome: 'queued' }, this.now()));
+      const records = items.map((i) => newRecord(i, this.now()));
       for (const record of records) {
         this.st.insert.run(...toRow(record));
         this.st.audit.run(...auditRow(record, 'admit', this.now()));
@@ -396,7 +391,7 @@ class SqliteStore implements Store {
     });
   }
 
-  async claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
+  async claimItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
     return this.tx(() => {
       const row = this.st.byId.get(id) as { data: string } | undefined;
       if (!row) return undefined;
@@ -410,14 +405,14 @@ class SqliteStore implements Store {
     });
   }
 
-  async campaignItems(campaignId: string): Promise<JobRecord[]> {
+  async bundleItems(campaignId: string): Promise<JobRecord[]> {
     this.open();
-    return (this.st.campaignItems.all(campaignId) as { data: string }[]).map((r) => fromData(r.data));
+    return (this.st.bundleItems.all(campaignId) as { data: string }[]).map((r) => fromData(r.data));
   }
 
-  async queuedCampaigns(): Promise<string[]> {
+  async queuedBundles(): Promise<string[]> {
     this.open();
-    return (this.st.queuedCampaigns.all() as { campaign_id: string }[]).map((r) => r.campaign_id);
+    return (this.st.queuedBundles.all() as { campaign_id: string }[]).map((r) => r.campaign_id);
   }
 
   async track(intent: NewJobRecord): Promise<JobRecord> {

@@ -66,7 +66,7 @@ export interface AdmitRules {
    */
   exclusive?: { key: string; staleBefore: Date } | undefined;
   /**
-   * `admitCampaign` only: each item's exclusive key (by item index; undefined for an item without one), read
+   * Bundles: each item's exclusive key (by item index; undefined for an item without one), read
    * like `exclusive` inside the campaign's transaction (upscale_video items: one attempt per video).
    */
   itemExclusive?: ({ key: string; staleBefore: Date } | undefined)[] | undefined;
@@ -87,11 +87,18 @@ export type AdmitRefusal =
 
 export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: false } & AdmitRefusal);
 
-/** A campaign's admission (issue 21): every item admitted, or none. */
-export type CampaignAdmitResult = { admitted: true; records: JobRecord[] } | ({ admitted: false } & AdmitRefusal);
+/**
+ * An item of a bundle as admitted: its own outcome says who sends it. `pending`: its caller, at once (a single
+ * call; claimed at admission, so a crash before its POST leaves it pending, never sent by anyone else). `queued`:
+ * the outbox (a campaign's items), claimed queued → pending by whoever sends it.
+ */
+export type BundleItem = NewJobRecord & { outcome: 'pending' | 'queued' };
 
-/** The campaign admission rule (`evaluateCampaignAdmission`): per-item quotes, the facts, the rules. */
-export type CampaignAdmissionRule = (
+/** A bundle's admission (issue 21, 28): every item admitted, or none. */
+export type BundleAdmitResult = { admitted: true; records: JobRecord[] } | ({ admitted: false } & AdmitRefusal);
+
+/** A bundle's admission rule (`src/paid/admission.ts`): per-item quotes, the facts, the rules. */
+export type BundleAdmissionRule = (
   items: readonly number[],
   facts: AdmissionFacts,
   rules: AdmitRules,
@@ -201,28 +208,26 @@ export interface Store {
   /** Which backend and where (no credentials): for `doctor` and logs. */
   readonly description: string;
   /**
-   * One transaction: reads the facts `rules` names under the store's lock, asks `rule` (refuses with what it
-   * answers), consumes the token's nonce (a unique insert: `token_used` when already there), and inserts the
-   * intent (outcome `pending`).
+   * The one admission transaction of every paid request (issue 28 item 7): a bundle of items — a single call is
+   * a bundle of one, a campaign a bundle of N. Under the store's lock it reads the facts `rules` names (and, for
+   * an item whose fingerprint is not the bundle's own, that item's duplicate / unsettled / exclusive facts), asks
+   * `rule` with every item's quote (refuses with what it answers), consumes the token's nonce (a unique insert:
+   * `token_used` when already there), and inserts every item with its own outcome — `pending` when its caller
+   * sends it at once (claimed at admission), `queued` for the outbox — or nothing.
    */
+  admitBundle(items: BundleItem[], rules: AdmitRules, rule: BundleAdmissionRule): Promise<BundleAdmitResult>;
+  /** `admitBundle` of one `pending` intent with the single-call rule (`evaluateAdmission`). */
   admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult>;
   /**
-   * A campaign (issue 21) in one transaction, under `admit`'s lock: reads the facts once (the duplicate fact for
-   * the campaign's fingerprint, and for every item's own fingerprint), asks `rule` with every item's quote,
-   * consumes the nonce, and inserts every item as a `queued` intent (each its own ledger id = idempotency key),
-   * or nothing.
-   */
-  admitCampaign(items: NewJobRecord[], rules: AdmitRules, rule: CampaignAdmissionRule): Promise<CampaignAdmitResult>;
-  /**
-   * Compare-and-set on one campaign item: applies `patch` only while the item is `queued`, in one transaction.
+   * Compare-and-set on one bundle item: applies `patch` only while the item is `queued`, in one transaction.
    * `{ outcome: 'pending' }` claims it for its POST (whoever gets the record back POSTs it, once); `{ outcome:
    * 'rejected' }` releases it (its reservation stops counting). undefined = it was no longer queued.
    */
-  claimCampaignItem(id: string, patch: JobPatch): Promise<JobRecord | undefined>;
-  /** Every item of a campaign, by index. */
-  campaignItems(campaignId: string): Promise<JobRecord[]>;
-  /** Campaigns that still have `queued` items (the sender's work list), oldest first. */
-  queuedCampaigns(): Promise<string[]>;
+  claimItem(id: string, patch: JobPatch): Promise<JobRecord | undefined>;
+  /** Every item of a bundle, by index. */
+  bundleItems(bundleId: string): Promise<JobRecord[]>;
+  /** Bundles that still have `queued` items (the outbox sweep's work list), oldest first. */
+  queuedBundles(): Promise<string[]>;
   /** The same facts as `admit` reads, without a lock or a write: for the pre-check before consent. */
   readAdmissionFacts(rules: AdmitRules): Promise<AdmissionFacts>;
   /**

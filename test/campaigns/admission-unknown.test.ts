@@ -60,12 +60,12 @@ async function harness(kind: Kind, onPaidStep?: (s: PaidStep) => void): Promise<
             if (typeof v !== 'function') return v;
             return async (...args: unknown[]) => {
               if (key !== 'close' && state.down) throw new Error('connect ECONNREFUSED (the store is down)');
-              if ((key === 'admit' || key === 'admitCampaign') && state.fail) {
+              if (key === 'admitBundle' && state.fail) {
                 state.fail = false;
                 throw new Error('Connection terminated unexpectedly (before COMMIT)');
               }
               const out = await (v as (...a: unknown[]) => unknown).apply(target, args);
-              if ((key === 'admit' || key === 'admitCampaign') && state.lose) {
+              if (key === 'admitBundle' && state.lose) {
                 // Committed; the answer never arrives, and the store stays away for the release.
                 state.lose = false;
                 state.down = true;
@@ -137,7 +137,7 @@ const campaign = (tag: string) => ({
 });
 
 async function itemsOf(handle: string) {
-  return h!.jobs.campaignItems(handle.replace(/^campaign:/, ''));
+  return h!.jobs.bundleItems(handle.replace(/^campaign:/, ''));
 }
 
 describe.each<Kind>(['sqlite', 'postgres'])('%s', (kind) => {

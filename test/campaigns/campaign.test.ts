@@ -38,7 +38,7 @@ const posts = () => h!.sim.log.count(POSTS);
 async function settled(handle: string): Promise<JobRecord[]> {
   const id = handle.replace(/^campaign:/, '');
   for (let i = 0; i < 500; i++) {
-    const items = await h!.jobs.campaignItems(id);
+    const items = await h!.jobs.bundleItems(id);
     if (items.length > 0 && items.every((r) => r.outcome !== 'queued' && r.outcome !== 'pending')) return items;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -32,7 +32,7 @@ afterEach(async () => {
 
 async function finished(id: string) {
   for (let i = 0; i < 500; i++) {
-    const items = await h!.jobs.campaignItems(id);
+    const items = await h!.jobs.bundleItems(id);
     if (items.length > 0 && items.every((r) => r.outcome !== 'queued' && r.outcome !== 'pending')) return items;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -64,7 +64,7 @@ describe('campaign items under every POST fault', () => {
         .map((e) => JSON.stringify(e.body));
       expect(new Set(bodies).size).toBe(bodies.length);
       // A later sweep (a restart, another instance) sends only queued items: there are none; unknown stays unknown.
-      expect(await h.jobs.queuedCampaigns()).toEqual([]);
+      expect(await h.jobs.queuedBundles()).toEqual([]);
       expect(h.sim.log.count(POSTS)).toBe(sent);
       for (const item of items) expect(['submitted', 'rejected', 'unknown']).toContain(item.outcome);
       const view = structured(await h.call('get_job', { handle: r.handle })) as unknown as {

@@ -49,7 +49,7 @@ describe('list_jobs: a campaign is one row', () => {
 
     const waited = structured(await h.call('wait_for_jobs', { handles: [handle], max_wait_s: 30 }));
     expect(waited.done).toBe(true);
-    const items = await h.jobs.campaignItems(id);
+    const items = await h.jobs.bundleItems(id);
     const charged = items.reduce((n, r) => n + (r.creditsCharged ?? 0), 0);
     const refunded = items.reduce((n, r) => n + (r.creditsRefunded ?? 0), 0);
 

@@ -43,7 +43,7 @@ describe('resources/subscribe to a campaign', () => {
     await vi.waitFor(
       async () => {
         expect(heard).toContain(uri);
-        const items = await h!.jobs.campaignItems(id);
+        const items = await h!.jobs.bundleItems(id);
         expect(items.every((r) => r.status === 'completed')).toBe(true);
       },
       { timeout: 15_000, interval: 50 },

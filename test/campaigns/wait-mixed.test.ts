@@ -39,7 +39,7 @@ async function startBoth(jobMs: number): Promise<{ job: string; campaign: string
   const c = structured(await h.call('create_campaign', { ...TWO, confirmation_token: q.confirmation_token }));
   const id = (c.handle as string).slice('campaign:'.length);
   for (let i = 0; i < 500; i++) {
-    const items = await h.jobs.campaignItems(id);
+    const items = await h.jobs.bundleItems(id);
     if (items.length === 2 && items.every((r) => r.outcome === 'submitted')) break;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -49,7 +49,7 @@ async function startBoth(jobMs: number): Promise<{ job: string; campaign: string
 describe('wait_for_jobs: job and campaign handles together', () => {
   it('a 6 s wait on jobs that do not change looks at the campaign a few times, not once a second', async () => {
     const { job, campaign } = await startBoth(60_000);
-    const looks = vi.spyOn(h!.jobs, 'campaignItems');
+    const looks = vi.spyOn(h!.jobs, 'bundleItems');
     const r = structured(await h!.call('wait_for_jobs', { handles: [job, campaign], max_wait_s: 6 }));
     expect(r.done).toBe(false);
     expect(r.pending).toEqual([job, campaign]);

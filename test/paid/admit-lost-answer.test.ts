@@ -18,11 +18,11 @@ describe('an admission whose answer is lost', () => {
     h = await startHarness({
       store: async (stateDir) => {
         const real = await openSqliteStore(stateDir);
-        // A real store whose first admit commits and then reports a lost connection.
+        // A real store whose first admission (admitBundle) commits and then reports a lost connection.
         return new Proxy(real, {
           get(target, key) {
             const v = (target as unknown as Record<string | symbol, unknown>)[key];
-            if (key !== 'admit' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+            if (key !== 'admitBundle' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
             return async (...args: unknown[]) => {
               const r = await (v as (...a: unknown[]) => unknown).apply(target, args);
               if (loseNextAnswer) {

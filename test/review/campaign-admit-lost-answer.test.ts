@@ -2,7 +2,7 @@
  * Hostile review (issue 21): the campaign's admission commits, but its answer is lost (a connection cut at COMMIT).
  * A single call releases its intent in that case (src/paid/pipeline.ts `admitOrRelease`, issue 19 review L2).
  * `admitCampaignCall` (src/paid/campaign.ts) has no such path: the agent gets an error, yet every item stays
- * `queued` — counted in today's spend, and picked up by the next sweep (`queuedCampaigns`), which POSTs them all:
+ * `queued` — counted in today's spend, and picked up by the next sweep (`queuedBundles`), which POSTs them all:
  * the person is charged for a call the agent was told failed. EXPECTED TO FAIL until fixed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ describe('a campaign admission whose answer is lost', () => {
         return new Proxy(real, {
           get(target, key) {
             const v = (target as unknown as Record<string | symbol, unknown>)[key];
-            if (key !== 'admitCampaign' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+            if (key !== 'admitBundle' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
             return async (...args: unknown[]) => {
               const r = await (v as (...a: unknown[]) => unknown).apply(target, args);
               if (loseNextAnswer) {
@@ -47,7 +47,7 @@ describe('a campaign admission whose answer is lost', () => {
     expect(first.isError).toBe(true);
     expect(h.sim.log.count(POSTS)).toBe(0);
     // What a sweeper (this process's, a restarted one's, another instance's) would send next.
-    expect(await store!.queuedCampaigns()).toEqual([]);
+    expect(await store!.queuedBundles()).toEqual([]);
     expect((await h.jobs.list({})).map((r) => r.outcome).filter((o) => o === 'queued')).toEqual([]);
   });
 });

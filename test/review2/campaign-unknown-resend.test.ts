@@ -1,6 +1,6 @@
 /**
  * Review 2 (fixed: the campaign is refused, naming the item, before any quote — a campaign's one consent cannot
- * carry a per-item warning, so it fails closed; guard.ts `campaignItemUnsettled`, and admitCampaign under its
+ * carry a per-item warning, so it fails closed; guard.ts `campaignItemUnsettled`, and admitBundle under its
  * lock). The finding: a campaign with allow_duplicate: true resent past an earlier identical submission whose
  * outcome is unknown, with no person asked and no warning. A single call with allow_duplicate: true in the same situation
  * is never covered by the policy (consent.ts policyCarrier abstains when `earlier` is set) and warns the

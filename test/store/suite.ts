@@ -7,7 +7,7 @@ import { countedCredits } from '../../src/jobs/reconcile.js';
 import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from '../../src/paid/admission.js';
 import { type BlobStore, CHUNK_BYTES, readBlob, TooLargeError, writeChunks } from '../../src/store/blobs.js';
-import { type AdmitRules, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
+import { type AdmitRules, type BundleItem, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
 
 export interface Location {
   open(options?: { now?: () => Date }): Promise<Store>;
@@ -58,8 +58,8 @@ export function storeSuite(name: string, backend: Backend): void {
 
     it('campaign: all items admitted queued in one transaction or none; each claimed once; queued items hold spend', async () => {
       const s = await fresh();
-      const item = (i: number, credits = 100): NewJobRecord =>
-        intent(
+      const item = (i: number, credits = 100): BundleItem => ({
+        ...intent(
           {
             fingerprint: `item-${i}`,
             campaign: {
@@ -74,13 +74,15 @@ export function storeSuite(name: string, backend: Backend): void {
             },
           },
           credits,
-        );
+        ),
+        outcome: 'queued',
+      });
       const items = [item(0), item(1), item(2)];
       // Over the day: nothing written.
-      const over = await s.admitCampaign(items, rules({ maxCreditsPerDay: 250 }), evaluateCampaignAdmission);
+      const over = await s.admitBundle(items, rules({ maxCreditsPerDay: 250 }), evaluateCampaignAdmission);
       expect(over).toMatchObject({ admitted: false, reason: 'per_day', credits: 300, spent: 0 });
       // One item over the per-call ceiling: named, nothing written.
-      const perCall = await s.admitCampaign(
+      const perCall = await s.admitBundle(
         [item(0), item(1, 600), item(2)],
         rules({ maxCreditsPerCall: 500 }),
         evaluateCampaignAdmission,
@@ -88,7 +90,7 @@ export function storeSuite(name: string, backend: Backend): void {
       expect(perCall).toMatchObject({ admitted: false, reason: 'per_call', item: 1 });
       expect(await s.list()).toEqual([]);
 
-      const ok = await s.admitCampaign(
+      const ok = await s.admitBundle(
         items,
         rules({ duplicate: { fingerprint: 'campaign-fp', owner: undefined } }),
         evaluateCampaignAdmission,
@@ -96,9 +98,9 @@ export function storeSuite(name: string, backend: Backend): void {
       if (!ok.admitted) throw new Error(ok.reason);
       expect(ok.records.map((r) => r.outcome)).toEqual(['queued', 'queued', 'queued']);
       expect(await s.spendSince(DAY)).toBe(300);
-      expect(await s.queuedCampaigns()).toEqual(['c1']);
+      expect(await s.queuedBundles()).toEqual(['c1']);
       // The same campaign again while active: its duplicate.
-      const again = await s.admitCampaign(
+      const again = await s.admitBundle(
         items,
         rules({ duplicate: { fingerprint: 'campaign-fp', owner: undefined } }),
         evaluateCampaignAdmission,
@@ -108,27 +110,27 @@ export function storeSuite(name: string, backend: Backend): void {
       // Compare-and-set: two claims of one item, one wins; a release returns the reservation.
       const id0 = ok.records[0]!.id;
       const claims = await Promise.all([
-        s.claimCampaignItem(id0, { outcome: 'pending' }),
-        s.claimCampaignItem(id0, { outcome: 'pending' }),
+        s.claimItem(id0, { outcome: 'pending' }),
+        s.claimItem(id0, { outcome: 'pending' }),
       ]);
       expect(claims.filter(Boolean)).toHaveLength(1);
-      const released = await s.claimCampaignItem(ok.records[2]!.id, {
+      const released = await s.claimItem(ok.records[2]!.id, {
         outcome: 'rejected',
         status: 'failed',
         reason: 'released',
       });
       expect(released?.outcome).toBe('rejected');
-      expect(await s.claimCampaignItem(ok.records[2]!.id, { outcome: 'pending' })).toBeUndefined();
+      expect(await s.claimItem(ok.records[2]!.id, { outcome: 'pending' })).toBeUndefined();
       expect(await s.spendSince(DAY)).toBe(200);
-      expect((await s.campaignItems('c1')).map((r) => r.outcome)).toEqual(['pending', 'queued', 'rejected']);
+      expect((await s.bundleItems('c1')).map((r) => r.outcome)).toEqual(['pending', 'queued', 'rejected']);
       await s.close();
     });
 
     it('campaign: an item whose exclusive key is held (an upscale attempt for its video) refuses the whole campaign, naming the item', async () => {
       const s = await fresh();
       const key = (v: string) => ({ key: `upscale:${v}`, staleBefore: new Date('2026-03-09T12:00:00.000Z') });
-      const item = (i: number, video: string): NewJobRecord =>
-        intent({
+      const item = (i: number, video: string): BundleItem => ({
+        ...intent({
           tool: 'upscale_video',
           kind: 'upscale',
           fingerprint: `up-${i}`,
@@ -143,13 +145,15 @@ export function storeSuite(name: string, backend: Backend): void {
             varied: {},
             sendBy: '2026-03-10T13:00:00.000Z',
           },
-        });
+        }),
+        outcome: 'queued',
+      });
       // A single upscale of video B is active.
       await admitted(
         s,
         intent({ tool: 'upscale_video', kind: 'upscale', fingerprint: 'single-b', exclusiveKey: 'upscale:B' }),
       );
-      const refused = await s.admitCampaign(
+      const refused = await s.admitBundle(
         [item(0, 'A'), item(1, 'B')],
         rules({ itemExclusive: [key('A'), key('B')] }),
         evaluateCampaignAdmission,
@@ -157,7 +161,7 @@ export function storeSuite(name: string, backend: Backend): void {
       expect(refused).toMatchObject({ admitted: false, reason: 'exclusive', item: 1 });
       expect((await s.list()).map((r) => r.fingerprint)).toEqual(['single-b']);
       // Video A alone is admitted, queued: it now holds A's key against a single call and another campaign.
-      const ok = await s.admitCampaign([item(0, 'A')], rules({ itemExclusive: [key('A')] }), evaluateCampaignAdmission);
+      const ok = await s.admitBundle([item(0, 'A')], rules({ itemExclusive: [key('A')] }), evaluateCampaignAdmission);
       expect(ok.admitted).toBe(true);
       const single = await s.admit(
         intent({ tool: 'upscale_video', kind: 'upscale', fingerprint: 'single-a', exclusiveKey: 'upscale:A' }),
@@ -165,7 +169,7 @@ export function storeSuite(name: string, backend: Backend): void {
         evaluateAdmission,
       );
       expect(single).toMatchObject({ admitted: false, reason: 'exclusive' });
-      const other = await s.admitCampaign(
+      const other = await s.admitBundle(
         [{ ...item(0, 'A'), fingerprint: 'up-other' }],
         rules({ itemExclusive: [key('A')] }),
         evaluateCampaignAdmission,

@@ -223,7 +223,7 @@ export default defineTool({
     };
   },
   async run() {
-    // The pipeline admits a campaign (store.admitCampaign) and sends its items; this spec never POSTs.
+    // The pipeline admits a campaign (store.admitBundle) and sends its items; this spec never POSTs.
     throw new Error('create_campaign items are sent by the campaign sender');
   },
 });

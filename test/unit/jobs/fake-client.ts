@@ -65,12 +65,16 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     async admit(rec) {
       return { admitted: true as const, record: await track(rec) };
     },
-    admitCampaign: async () => {
-      throw new Error('campaigns are tested on the real stores (test/campaigns/)');
+    async admitBundle(items) {
+      // A single call is a bundle of one `pending` item; campaigns (queued items) are tested on the real stores.
+      if (items.some((i) => i.outcome !== 'pending')) throw new Error('campaigns are tested on the real stores');
+      const records = [];
+      for (const item of items) records.push(await track(item));
+      return { admitted: true as const, records };
     },
-    claimCampaignItem: async () => undefined,
-    campaignItems: async () => [],
-    queuedCampaigns: async () => [],
+    claimItem: async () => undefined,
+    bundleItems: async () => [],
+    queuedBundles: async () => [],
     // Admits everything (these tests are about polling): no facts to refuse with.
     readAdmissionFacts: async () => ({ now: new Date(), spentToday: 0 }),
     settle: (id, p) => patch(id, p as Partial<JobRecord>),
