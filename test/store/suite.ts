@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedCredits } from '../../src/jobs/reconcile.js';
 import type { JobPatch, NewJobRecord } from '../../src/jobs/store.js';
-import { evaluateAdmission, evaluateCampaignAdmission } from '../../src/paid/admission.js';
+import { evaluateAdmission, evaluateBundleOfOne, evaluateCampaignAdmission } from '../../src/paid/admission.js';
 import { type BlobStore, CHUNK_BYTES, readBlob, TooLargeError, writeChunks } from '../../src/store/blobs.js';
 import { type AdmitRules, type BundleItem, SCHEMA_VERSION, type Store } from '../../src/store/types.js';
 
@@ -438,6 +438,31 @@ export function storeSuite(name: string, backend: Backend): void {
       // A running (submitted) identical job is not unsettled: allow_duplicate may start a second one.
       await s.settle(resend.id, { outcome: 'submitted', status: 'processing', handle: 'actor_video:r1' });
       expect((await s.admit(intent({ owner: 'alice' }), past(first.id), evaluateAdmission)).admitted).toBe(true);
+      await s.close();
+    });
+
+    it('a single call is a bundle of one: admitBundle admits it pending under exactly the single-call rules', async () => {
+      const s = await fresh();
+      const first = await admitted(s, intent({ owner: 'alice' }));
+      await s.settle(first.id, { outcome: 'unknown', status: 'unknown' });
+      const past = rules({ unsettled: { fingerprint: 'fp-1', owner: 'alice', except: first.id } });
+      // Consented past `first` (allow_duplicate after an unknown): the bundle's one item is the call itself, so its
+      // facts are the rules' own, exceptions included; no per-item fact refuses it as its own twin.
+      const one = await s.admitBundle(
+        [{ ...intent({ owner: 'alice' }), outcome: 'pending' }],
+        past,
+        evaluateBundleOfOne,
+      );
+      if (!one.admitted) throw new Error(`refused: ${one.reason}`);
+      expect(one.records.map((r) => r.outcome)).toEqual(['pending']);
+      // Held by its caller: no sweep lists it, no claim takes it.
+      expect(await s.queuedBundles()).toEqual([]);
+      expect(await s.claimItem(one.records[0]!.id, { outcome: 'pending' })).toBeUndefined();
+      // Its duplicate rule is the single call's.
+      const dup = rules({ duplicate: { fingerprint: 'fp-1', owner: 'alice' } });
+      expect(
+        await s.admitBundle([{ ...intent({ owner: 'alice' }), outcome: 'pending' }], dup, evaluateBundleOfOne),
+      ).toMatchObject({ admitted: false, reason: 'duplicate', record: { id: one.records[0]!.id } });
       await s.close();
     });
 
