@@ -123,6 +123,13 @@ export interface JobRecord {
    * is released after `UNACKNOWLEDGED_GRACE_MS`. Outside `campaign`, which is fixed at admission.
    */
   acknowledgedAt?: string | undefined;
+  /**
+   * A bundle item that waits for something before it may be sent (an approval: issue 28 item 7). It stays
+   * `queued` (its quote is reserved, it is a duplicate of itself) but no claim takes it: `Store.claimItem` moves a
+   * held item only when asked `from: 'held'`, so "held → queued" is one compare-and-set (`{ held: undefined }`),
+   * and a release is another. Nothing produces it yet.
+   */
+  held?: { since: string; reason: string } | undefined;
   createdAt: string;
   updatedAt: string;
 }
@@ -134,7 +141,7 @@ export type NewJobRecord = Pick<
   Partial<
     Pick<
       JobRecord,
-      'id' | 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey' | 'campaign'
+      'id' | 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey' | 'campaign' | 'held'
     >
   >;
 

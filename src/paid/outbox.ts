@@ -4,7 +4,8 @@
  * one send (send.ts). What happens to a queued item is decided once, here:
  *
  *   past its consent window → released · admission never acknowledged (after the grace) → released ·
- *   this process may not send it (read-only, another account or base URL) → left · else claimed
+ *   held (waiting for an approval: `JobRecord.held`) → left · this process may not send it (read-only, another
+ *   account or base URL) → left · else claimed
  *   queued → pending (compare-and-set: whoever gets the record back is the only one that POSTs it) → sendItem
  *
  * Used by the admitting call (its own bundle, at once) and by the sweep of every serving process (outbox-sweep.ts:
@@ -20,6 +21,7 @@ import type { ResolvedMedia } from '../files/local-media.js';
 import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { CampaignItemFile, ConsentedFor, JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import type { ItemWait } from '../store/types.js';
 import type { ReleaseOutcome } from './admission-answer.js';
 import type { BillingDeps } from './call-types.js';
 import { mayNotSend } from './consented-for.js';
@@ -63,7 +65,7 @@ export interface SenderDeps {
  */
 export async function release(jobs: JobStore, rec: JobRecord, reason: string): Promise<boolean> {
   const patch = { outcome: 'rejected' as const, status: 'failed' as const, reason };
-  if (rec.outcome === 'queued') return (await jobs.claimItem(rec.id, patch)) !== undefined;
+  if (rec.outcome === 'queued') return (await jobs.claimItem(rec.id, patch, waitOf(rec))) !== undefined;
   if (rec.outcome !== 'pending') return false;
   await jobs.settle(rec.id, patch);
   return true;
@@ -94,6 +96,8 @@ export async function sendBundle(
       }
       continue;
     }
+    // Waiting for something else first (an approval): left as it is, its reservation kept, until unheld.
+    if (item.held) continue;
     const why = mayNotSend(item.campaign, deps.mine, deps.readOnly);
     if (why) {
       if (!deps.told?.has(bundleId)) deps.log.warn('campaign items left unsent here', { campaign: bundleId, why });
@@ -154,13 +158,18 @@ export async function releaseUnacknowledged(jobs: JobStore, id: string): Promise
 export async function acknowledge(deps: Pick<BillingDeps, 'jobs' | 'log' | 'now'>, id: string, records: JobRecord[]) {
   const acknowledgedAt = new Date(deps.now()).toISOString();
   for (const rec of records) {
-    await deps.jobs.claimItem(rec.id, { acknowledgedAt }).catch((err: unknown) =>
+    await deps.jobs.claimItem(rec.id, { acknowledgedAt }, waitOf(rec)).catch((err: unknown) =>
       deps.log.warn('campaign item not marked acknowledged; a sweep will release it unsent', {
         campaign: id,
         error: String(err),
       }),
     );
   }
+}
+
+/** Where a queued item waits (the state `claimItem` compares with). */
+function waitOf(rec: JobRecord): ItemWait {
+  return rec.held ? 'held' : 'queued';
 }
 
 /** A queued item's files as the stager reads them, by placeholder. */

@@ -61,6 +61,7 @@ import type {
   BundleAdmissionRule,
   BundleAdmitResult,
   BundleItem,
+  ItemWait,
   JobFilter,
   JobPatch,
   JobRecord,
@@ -70,6 +71,7 @@ import type {
   Store,
   StoreRole,
 } from './types.js';
+import { waitsAs } from './types.js';
 
 export interface PostgresStoreOptions {
   now?: () => Date;
@@ -286,13 +288,13 @@ class PostgresStore implements Store {
     });
   }
 
-  claimItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
+  claimItem(id: string, patch: JobPatch, from: ItemWait = 'queued'): Promise<JobRecord | undefined> {
     return this.tx(async (c) => {
       // The row lock orders two claimers: the second reads the first one's outcome and gets nothing.
       const { rows } = await c.query<{ data: string }>('SELECT data FROM genplat_jobs WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) return undefined;
       const before = fromData(rows[0].data);
-      if (before.outcome !== 'queued') return undefined;
+      if (!waitsAs(before, from)) return undefined;
       const merged = mergePatch(before, patch, this.now());
       const [, ...rest] = toRow(merged);
       await c.query(UPDATE, [...rest, id]);

@@ -35,6 +35,7 @@ export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
     ...(rec.ref ? { ref: rec.ref } : {}),
     ...(rec.exclusiveKey !== undefined ? { exclusiveKey: rec.exclusiveKey } : {}),
     ...(rec.campaign ? { campaign: rec.campaign } : {}),
+    ...(rec.held ? { held: rec.held } : {}),
     owner: rec.owner,
     createdAt: at,
     updatedAt: at,

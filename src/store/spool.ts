@@ -207,8 +207,8 @@ export function withSpool(
       if (res.admitted) for (const rec of res.records) if (rec.outcome === 'pending') admitted.set(rec.id, rec);
       return res;
     },
-    async claimItem(id, patch) {
-      const rec = await inner.claimItem(id, patch);
+    async claimItem(id, patch, from) {
+      const rec = await inner.claimItem(id, patch, from);
       // A claimed item is about to be POSTed: its answer may need the spool, like an admitted call's.
       if (rec?.outcome === 'pending') admitted.set(rec.id, rec);
       return rec;

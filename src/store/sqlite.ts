@@ -59,6 +59,7 @@ import {
   type BundleAdmissionRule,
   type BundleAdmitResult,
   type BundleItem,
+  type ItemWait,
   type JobFilter,
   type JobPatch,
   type JobRecord,
@@ -68,6 +69,7 @@ import {
   SchemaTooNewError,
   type Settlement,
   type Store,
+  waitsAs,
 } from './types.js';
 
 export const DB_FILE = 'genplat.db';
@@ -391,12 +393,12 @@ class SqliteStore implements Store {
     });
   }
 
-  async claimItem(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
+  async claimItem(id: string, patch: JobPatch, from: ItemWait = 'queued'): Promise<JobRecord | undefined> {
     return this.tx(() => {
       const row = this.st.byId.get(id) as { data: string } | undefined;
       if (!row) return undefined;
       const before = fromData(row.data);
-      if (before.outcome !== 'queued') return undefined;
+      if (!waitsAs(before, from)) return undefined;
       const merged = mergePatch(before, patch, this.now());
       const [, ...rest] = toRow(merged);
       this.st.update.run(...rest, id);

@@ -94,6 +94,14 @@ export type AdmitResult = { admitted: true; record: JobRecord } | ({ admitted: f
  */
 export type BundleItem = NewJobRecord & { outcome: 'pending' | 'queued' };
 
+/** Where a queued bundle item waits: for a sender (`queued`), or for something else first (`held`, `JobRecord.held`). */
+export type ItemWait = 'queued' | 'held';
+
+/** Whether `rec` waits as `from` says (the compare of `claimItem`'s compare-and-set). */
+export function waitsAs(rec: JobRecord, from: ItemWait): boolean {
+  return rec.outcome === 'queued' && (rec.held !== undefined) === (from === 'held');
+}
+
 /** A bundle's admission (issue 21, 28): every item admitted, or none. */
 export type BundleAdmitResult = { admitted: true; records: JobRecord[] } | ({ admitted: false } & AdmitRefusal);
 
@@ -219,11 +227,12 @@ export interface Store {
   /** `admitBundle` of one `pending` intent with the single-call rule (`evaluateAdmission`). */
   admit(intent: NewJobRecord, rules: AdmitRules, rule: AdmissionRule): Promise<AdmitResult>;
   /**
-   * Compare-and-set on one bundle item: applies `patch` only while the item is `queued`, in one transaction.
-   * `{ outcome: 'pending' }` claims it for its POST (whoever gets the record back POSTs it, once); `{ outcome:
-   * 'rejected' }` releases it (its reservation stops counting). undefined = it was no longer queued.
+   * Compare-and-set on one bundle item: applies `patch` only while the item is `queued` and held or not as `from`
+   * says (default `'queued'`: not held), in one transaction. `{ outcome: 'pending' }` claims it for its POST
+   * (whoever gets the record back POSTs it, once); `{ outcome: 'rejected' }` releases it (its reservation stops
+   * counting); from `'held'`, `{ held: undefined }` lets it be sent. undefined = it was not in that state.
    */
-  claimItem(id: string, patch: JobPatch): Promise<JobRecord | undefined>;
+  claimItem(id: string, patch: JobPatch, from?: ItemWait): Promise<JobRecord | undefined>;
   /** Every item of a bundle, by index. */
   bundleItems(bundleId: string): Promise<JobRecord[]>;
   /** Bundles that still have `queued` items (the outbox sweep's work list), oldest first. */

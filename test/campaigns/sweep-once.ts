@@ -17,6 +17,8 @@ export interface SweepOptions {
   aheadMs?: number;
   lines?: string[];
   times?: number;
+  /** Runs after sweep `i` (0-based) and before the next, in the same process (so under the same lease). */
+  after?: (i: number) => Promise<void>;
 }
 
 export async function sweepOnce(h: Harness, o: SweepOptions = {}): Promise<void> {
@@ -43,7 +45,10 @@ export async function sweepOnce(h: Harness, o: SweepOptions = {}): Promise<void>
     everyMs: 3_600_000,
   });
   try {
-    for (let i = 0; i < (o.times ?? 1); i++) await sender.sweep();
+    for (let i = 0; i < (o.times ?? 1); i++) {
+      await sender.sweep();
+      await o.after?.(i);
+    }
   } finally {
     sender.close();
     poller.close();

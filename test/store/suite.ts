@@ -441,6 +441,39 @@ export function storeSuite(name: string, backend: Backend): void {
       await s.close();
     });
 
+    it('a held bundle item: queued and counted, claimed by no sender; held → queued is one compare-and-set', async () => {
+      const s = await fresh();
+      const held = { since: '2026-03-10T12:00:00.000Z', reason: 'waiting for an approval' };
+      const ok = await s.admitBundle(
+        [
+          { ...intent({ fingerprint: 'h-0', held }), outcome: 'queued' },
+          { ...intent({ fingerprint: 'h-1' }), outcome: 'queued' },
+        ],
+        rules(),
+        evaluateCampaignAdmission,
+      );
+      if (!ok.admitted) throw new Error(ok.reason);
+      const [h0, h1] = ok.records.map((r) => r.id) as [string, string];
+      expect(await s.spendSince(DAY)).toBe(200);
+      // No sender's claim (from queued) takes it; a claim of the other item still works.
+      expect(await s.claimItem(h0, { outcome: 'pending' })).toBeUndefined();
+      expect(await s.claimItem(h1, { held }, 'held')).toBeUndefined();
+      // Unheld once (two racing approvals: one wins), then claimed like any queued item.
+      const unheld = await Promise.all([
+        s.claimItem(h0, { held: undefined }, 'held'),
+        s.claimItem(h0, { held: undefined }, 'held'),
+      ]);
+      expect(unheld.filter(Boolean)).toHaveLength(1);
+      expect((await s.get(h0))?.held).toBeUndefined();
+      expect((await s.claimItem(h0, { outcome: 'pending' }))?.outcome).toBe('pending');
+      // A held item is released from `held` (its reservation returned), never by a plain claim.
+      expect(await s.claimItem(h1, { held }, 'queued')).toMatchObject({ held });
+      const released = await s.claimItem(h1, { outcome: 'rejected', status: 'failed', reason: 'declined' }, 'held');
+      expect(released?.outcome).toBe('rejected');
+      expect(await s.spendSince(DAY)).toBe(100);
+      await s.close();
+    });
+
     it('a single call is a bundle of one: admitBundle admits it pending under exactly the single-call rules', async () => {
       const s = await fresh();
       const first = await admitted(s, intent({ owner: 'alice' }));
