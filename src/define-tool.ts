@@ -46,8 +46,6 @@ export interface ToolContext {
    * src/files/confine.ts). Absent = none (local paths refused).
    */
   localRoots?: () => Promise<string[]>;
-  /** The paid call's `allow_duplicate` (billable calls only): create_campaign refuses identical items before pricing. */
-  allowDuplicate?: boolean;
   /** HTTP mode: uploads and upload links (src/files/file-services.ts); absent on stdio. */
   files?: FileServices;
 }
@@ -160,15 +158,8 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
       /** The refusal when `active` holds the key; `owner` = this caller (hide other callers' handles). */
       refuse(active: JobRecord, owner: string | undefined): Error;
     };
-    /**
-     * Only create_campaign (issue 21): the items `request()` prepared for this input, each through its own
-     * tool's validate → request → estimate (`prepareCall`). The pipeline then admits them all at once
-     * (`store.admitBundle`) instead of POSTing this spec's request, and `itemSpec` names who sends each.
-     */
-    campaign?: {
-      items(input: In<I>): CampaignItem[];
-      itemSpec(tool: string): BillableToolSpec<Shape> | undefined;
-    };
+    /** Only a bundle tool has one (`BundleToolSpec`). */
+    bundle?: undefined;
   };
   /**
    * Builds the exact request `run()` will send (after `validate`, before the estimate): trimming, defaults
@@ -183,7 +174,48 @@ export interface BillableToolSpec<I extends Shape, B extends Json = Json> extend
   run(input: In<I>, ctx: ToolContext, req: PlatformRequest<B>): Promise<Submission>;
 }
 
-/** One campaign item, validated and priced exactly as its own tool would be (src/paid/pipeline.ts `prepareCall`). */
+/**
+ * A paid tool whose call is a bundle of other paid tools' requests (create_campaign, issue 21 and 28): it only
+ * declares its items. The paid path (src/paid/bundle.ts) runs each item's own front half, asks one consent for
+ * the total, admits them in one transaction and sends each through the one send, so it has no request() and no
+ * run(): nothing it declares is ever POSTed as itself.
+ */
+export interface BundleToolSpec<I extends Shape> extends BaseSpec<I> {
+  output?: undefined;
+  billable: {
+    bundle: {
+      /**
+       * The bundle's items, each through its own tool's schema, with every refusal that needs neither a request
+       * nor a price (errors name `items[i].<field>`). Free: no platform request.
+       */
+      items(input: In<I>, ctx: ToolContext): Promise<BundleEntry[]> | BundleEntry[];
+      /** Which tool sends an item (the outbox sends queued items by their stored tool name). */
+      itemSpec(tool: string): BillableToolSpec<Shape> | undefined;
+    };
+    quoteNote?(input: In<I>): string;
+  };
+  request?: undefined;
+  run?: undefined;
+}
+
+/** One item a bundle tool declares: its tool and its arguments after that tool's schema. */
+export interface BundleEntry {
+  spec: BillableToolSpec<Shape>;
+  input: Record<string, unknown>;
+  /** The fields this item varies (the campaign view shows them). */
+  varied: Record<string, unknown>;
+}
+
+/** Every paid tool: one request (`BillableToolSpec`) or a bundle of them (`BundleToolSpec`). */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every body type; run() gets its own.
+export type PaidToolSpec = BillableToolSpec<Shape, any> | BundleToolSpec<Shape>;
+
+/** Whether a paid tool is a bundle tool (the union's nested tag does not narrow the spec by itself). */
+export function isBundle(spec: PaidToolSpec): spec is BundleToolSpec<Shape> {
+  return spec.billable.bundle !== undefined;
+}
+
+/** One bundle item, validated and priced exactly as its own tool would be (src/paid/bundle.ts `prepareBundle`). */
 export interface CampaignItem {
   tool: string;
   kind: JobKind;
@@ -201,7 +233,8 @@ export interface CampaignItem {
 export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> =
   | ReadToolSpec<I, O>
   // biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every body type; run() gets its own.
-  | BillableToolSpec<I, any>;
+  | BillableToolSpec<I, any>
+  | BundleToolSpec<I>;
 
 /**
  * Identity: gives a tool file full type inference and one recognisable shape.
@@ -212,6 +245,7 @@ export type ToolSpec<I extends Shape = Shape, O extends Shape = Shape> =
 export function defineTool<I extends Shape, B extends Json = Json>(
   spec: BillableToolSpec<I, B>,
 ): BillableToolSpec<I, B>;
+export function defineTool<I extends Shape>(spec: BundleToolSpec<I>): BundleToolSpec<I>;
 export function defineTool<I extends Shape, O extends Shape>(spec: ReadToolSpec<I, O>): ReadToolSpec<I, O>;
 export function defineTool(spec: ToolSpec): ToolSpec {
   return spec;

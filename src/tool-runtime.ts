@@ -12,7 +12,7 @@ import { scopeChallengeFor } from './auth/scopes.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
-import type { BillableToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
+import type { PaidToolSpec, ReadToolSpec, ToolAnnotations, ToolContext, ToolSpec } from './define-tool.js';
 import type { FileServices } from './files/file-services.js';
 import { filesDeps } from './files/files-deps.js';
 import { checkArgumentDepth } from './guards/depth.js';
@@ -123,7 +123,7 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);
         return spec.billable
-          ? await runBillable(server, spec as BillableToolSpec<z.ZodRawShape>, args, extra, deps)
+          ? await runBillable(server, spec as PaidToolSpec, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
       } catch (err) {
         return toolError(err, deps.log);
@@ -188,7 +188,7 @@ async function runRead(
  */
 export async function runBillable(
   server: McpServer,
-  spec: BillableToolSpec<z.ZodRawShape>,
+  spec: PaidToolSpec,
   args: Args,
   extra: Extra,
   deps: RuntimeDeps,
@@ -210,7 +210,7 @@ export async function runBillable(
       elicit: form === 'push' ? pushForm(extra, deps.config, deps.log) : undefined,
       form: form === 'mrtr' ? readFormRound(extra) : undefined,
     },
-    { ...makeContext(extra, deps), localRoots: roots, allowDuplicate: allow_duplicate === true },
+    { ...makeContext(extra, deps), localRoots: roots },
     {
       config: deps.config,
       jobs: deps.jobs,

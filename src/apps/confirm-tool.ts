@@ -13,7 +13,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { scopeChallengeFor } from '../auth/scopes.js';
-import type { BillableToolSpec, ToolSpec } from '../define-tool.js';
+import type { PaidToolSpec, ToolSpec } from '../define-tool.js';
 import { UserInputError } from '../errors.js';
 import { checkArgumentDepth } from '../guards/depth.js';
 import { JobEnvelopeShape } from '../jobs/envelope.js';
@@ -32,7 +32,7 @@ export { CONFIRM_TOOL } from './confirm-name.js';
 
 /** Registers the App's Confirm button when a billable tool is visible; returns whether it did. */
 export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): boolean {
-  const billable = visibleSpecs(specs, deps.config).filter((s) => s.billable) as BillableToolSpec<z.ZodRawShape>[];
+  const billable = visibleSpecs(specs, deps.config).filter((s) => s.billable) as PaidToolSpec[];
   if (billable.length === 0) return false;
   const byName = new Map(billable.map((s) => [s.name, s]));
   const names = billable.map((s) => s.name) as [string, ...string[]];

@@ -190,8 +190,9 @@ export async function refuseWhatAdmissionWould(
   input: Record<string, unknown>,
   request: PlatformRequest,
   ctx: ToolContext,
+  allowDuplicate: boolean,
 ): Promise<void> {
-  if (!ctx.allowDuplicate) {
+  if (!allowDuplicate) {
     const fingerprint = fingerprintOf(spec.name, request);
     const rules = admitRules(
       { config: ctx.config, now: Date.now },
@@ -206,7 +207,7 @@ export async function refuseWhatAdmissionWould(
       throw new CostRefusedError('duplicate', `Campaign item ${index} (items[${index}]): ${err.message}`, err.nextStep);
     }
   }
-  // Its UserInputError is renamed `items[index].<field>` by the caller (create_campaign's prepareItem).
+  // Its UserInputError is renamed `items[index].<field>` by the caller (bundle.ts prepareItem).
   await spec.billable.beforeAdmit?.(input as never, ctx);
 }
 

@@ -14,24 +14,21 @@
  * progress sender inside `ctx`) and turns the result into a `CallToolResult`.
  */
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
-import type { BillableToolSpec, PlatformRequest, ToolContext } from '../define-tool.js';
-import { UserInputError } from '../errors.js';
+import { type CampaignItem, isBundle, type PaidToolSpec, type ToolContext } from '../define-tool.js';
 import { filesDeps } from '../files/files-deps.js';
-import { type FilesDeps, type LocalMediaRequest, resolveLocalMedia } from '../files/local-media.js';
-import { checkWebhookUrl } from '../guards/url.js';
-import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import { encodeHandle, type JobKind } from '../jobs/handle.js';
+import type { JobEnvelope } from '../jobs/envelope.js';
+import { encodeHandle } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
-import { evaluateBundleOfOne, firstIdenticalItem } from './admission.js';
+import { evaluateBundleOfOne } from './admission.js';
 import { failedAdmission } from './admission-answer.js';
+import { prepareBundle } from './bundle.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
-import { admitCampaignCall, identicalItemsError, itemFingerprint } from './campaign.js';
+import { admitCampaignCall } from './campaign.js';
 import { consentCard } from './consent-card.js';
-import { admitRules, campaignItemUnsettled, confirmationRequired, guardCall, refusalError } from './guard.js';
+import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
 import { release } from './outbox.js';
-import { finaliseEstimate } from './pricing/estimate.js';
+import { type PreparedCall, prepareCall } from './prepare.js';
 import { sendItem } from './send.js';
 import { admissionUnknownWords, RELEASED_UNCONFIRMED, TOKEN_ALREADY_USED } from './wording.js';
 
@@ -42,34 +39,37 @@ export type { BillingDeps, PaidCallArgs, PaidCallResult, PaidResult } from './ca
  * store unreadable): the runtime reports it as an error, and nothing was sent.
  */
 export async function runPaidCall(
-  spec: BillableToolSpec<z.ZodRawShape>,
+  paid: PaidToolSpec,
   args: PaidCallArgs,
   ctx: ToolContext,
   deps: BillingDeps,
 ): Promise<PaidCallResult> {
-  const input = args.input as never;
   const raw = args.input;
-  const { request, files, estimate, kind, summary } = await prepareCall(spec, raw, ctx, {
-    files: filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager }),
-    owner: deps.owner,
-  });
-  const items = spec.billable.campaign?.items(input);
-  const itemFps = items?.map(itemFingerprint);
-  const twin = itemFps && !args.allowDuplicate ? firstIdenticalItem(itemFps) : undefined;
-  if (twin) throw identicalItemsError(twin);
-  const unsettled = itemFps && args.allowDuplicate ? await campaignItemUnsettled(deps, itemFps, deps.owner) : undefined;
-  if (unsettled) {
-    const { item, record } = unsettled;
-    const handle = record.owner === deps.owner ? record.handle : 'of another caller';
-    throw new UserInputError(
-      `items[${item}]`,
-      `is identical to a job whose outcome is ${record.outcome === 'unknown' ? 'unknown' : 'not known yet'} (handle ${handle}): it may already be made and charged, and a campaign's one consent cannot warn about it`,
-      'Follow that job with get_job first; to make this item again anyway, call its own tool with allow_duplicate: true (you will be warned and asked). Nothing was sent or charged.',
-    );
+  const files = filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager });
+  if (isBundle(paid)) {
+    const bundle = await prepareBundle(paid, raw, ctx, deps, { files, allowDuplicate: args.allowDuplicate });
+    return consentAndAdmit(paid, { ...bundle, files: new Map() }, args, ctx, deps, bundle.items);
   }
+  const prepared = await prepareCall(paid, raw, ctx, { files, owner: deps.owner });
+  return consentAndAdmit(paid, prepared, args, ctx, deps);
+}
+
+/**
+ * Consent (one guard for a single call and a bundle: the total), then admission: a bundle of N through
+ * campaign.ts (its items wait in the outbox), a bundle of one here, sent at once by this call.
+ */
+async function consentAndAdmit(
+  paid: PaidToolSpec,
+  { request, files, estimate, kind, summary }: PreparedCall,
+  args: PaidCallArgs,
+  ctx: ToolContext,
+  deps: BillingDeps,
+  items?: CampaignItem[],
+): Promise<PaidCallResult> {
+  const raw = args.input;
   const guardDeps = { config: deps.config, jobs: deps.jobs, now: deps.now, tokenTtlMs: deps.tokenTtlMs };
   const call = {
-    tool: spec.name,
+    tool: paid.name,
     input: raw,
     kind,
     request,
@@ -89,7 +89,7 @@ export async function runPaidCall(
   // The card is built from the same request, estimate and summary as the form's message (consentMessage).
   const quoted = (envelope: JobEnvelope) => ({
     envelope,
-    card: consentCard({ tool: spec.name, body: request.body, estimate, summary }),
+    card: consentCard({ tool: paid.name, body: request.body, estimate, summary }),
   });
   if (decision.kind === 'answer') {
     return decision.envelope.status === 'confirmation_required'
@@ -97,9 +97,17 @@ export async function runPaidCall(
       : { envelope: decision.envelope };
   }
   if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
-  if (items && spec.billable.campaign) {
-    return admitCampaignCall({ items, estimate, itemSpec: spec.billable.campaign.itemSpec }, call, decision, ctx, deps);
+  if (isBundle(paid)) {
+    return admitCampaignCall(
+      { items: items ?? [], estimate, itemSpec: paid.billable.bundle.itemSpec },
+      call,
+      decision,
+      ctx,
+      deps,
+    );
   }
+  const spec = paid;
+  const input = raw as never;
 
   // Free reads the admission depends on (upscale: re-read active attempts so a finished one stops blocking),
   // outside any transaction. @throws UserInputError to refuse early, unsent.
@@ -174,45 +182,6 @@ export async function runPaidCall(
     ctx,
     deps,
   );
-}
-
-/**
- * The front half every paid call shares (a single call, and each campaign item): validate → request → price.
- * Free: no POST, no write. @throws UserInputError naming the field (nothing sent).
- */
-export async function prepareCall(
-  spec: BillableToolSpec<z.ZodRawShape>,
-  raw: Record<string, unknown>,
-  ctx: ToolContext,
-  local: {
-    files: FilesDeps;
-    owner: string | undefined;
-    /** Refusals that need the built request and no price (a campaign item's duplicate rule): before pricing. */
-    beforePrice?: ((request: PlatformRequest) => Promise<void>) | undefined;
-  },
-): Promise<{
-  request: PlatformRequest;
-  files: LocalMediaRequest['files'];
-  estimate: Estimate;
-  kind: JobKind;
-  summary: string;
-}> {
-  const input = raw as never;
-  if (typeof raw.webhook_url === 'string' && raw.webhook_url !== '') {
-    checkWebhookUrl('webhook_url', raw.webhook_url, ctx.config.webhookAllowlist);
-  }
-  await spec.validate?.(input, ctx);
-  // Built once: the fingerprint (what the token and the duplicate rule bind to) and the POST in run() use
-  // this same object, so what the user consented to is byte for byte what is sent.
-  // Local files in media fields become `local:<sha256>/<name>` here, so consent binds their content (src/files/).
-  // A campaign's request lists its items' requests, whose files each item's own prepareCall already resolved.
-  const built = await spec.request(input, ctx);
-  const { request, files } = spec.billable.campaign
-    ? { request: built, files: new Map() }
-    : await resolveLocalMedia(built, local.files, local.owner);
-  await local.beforePrice?.(request);
-  const estimate = finaliseEstimate(ctx.config, spec.name, await spec.billable.estimate(input, ctx));
-  return { request, files, estimate, kind: spec.billable.kind(input), summary: spec.billable.summary(input) };
 }
 
 /**

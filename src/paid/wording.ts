@@ -3,7 +3,7 @@
  * wording): refusals by the admission rule, the consent prompt, the confirmation and declined answers. Callers
  * pass figures and records; nothing here reads config or the store.
  */
-import { GenplatError } from '../errors.js';
+import { GenplatError, UserInputError } from '../errors.js';
 import type { Estimate } from '../jobs/envelope.js';
 import type { JobRecord } from '../jobs/store.js';
 import type { AdmitRefusal } from '../store/types.js';
@@ -197,4 +197,30 @@ export function viewNonceRefusal(problem: string): { rule: string; next: string 
     rule: `is ${problem}: a Confirm click counts only from the job viewer or campaign board this server served (GENPLAT_CONSENT=human), so nothing was confirmed`,
     next: "Nothing was sent or charged. Show the user the quote in the job viewer (call the quoted tool again to get a fresh card) and let them click its Confirm; don't call confirm_paid_call yourself.",
   };
+}
+
+/** A bundle's summary (the consent prompt and the ledger): how many items, of which tools. */
+export function bundleSummary(count: number, tools: string[]): string {
+  return `campaign of ${count} items (${tools.join(', ')})`;
+}
+
+/** A bundle's quote basis: each item's quote, and how many are unbounded. */
+export function bundleBasis(credits: number[], unbounded: number): string {
+  return `${credits.length} items: ${credits.map((c, n) => `[${n}] ${c}`).join(', ')}${
+    unbounded ? `; ${unbounded} unbounded (counted at their quote, explicit consent)` : ''
+  }`;
+}
+
+/** A bundle item identical to a job whose outcome is not known (allow_duplicate): one consent cannot warn about it. */
+export function itemOutcomeNotKnown(
+  item: number,
+  record: Pick<JobRecord, 'owner' | 'handle' | 'outcome'>,
+  owner: string | undefined,
+): UserInputError {
+  const handle = record.owner === owner ? record.handle : 'of another caller';
+  return new UserInputError(
+    `items[${item}]`,
+    `is identical to a job whose outcome is ${record.outcome === 'unknown' ? 'unknown' : 'not known yet'} (handle ${handle}): it may already be made and charged, and a campaign's one consent cannot warn about it`,
+    'Follow that job with get_job first; to make this item again anyway, call its own tool with allow_duplicate: true (you will be warned and asked). Nothing was sent or charged.',
+  );
 }

@@ -26,7 +26,7 @@ const start = async (o: HarnessOptions = {}) => {
 const ANN = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 /** A billable spec that runs `body` instead of a real POST (it still goes through the whole runtime). */
-function fakeBillable(body: (ctx: Parameters<ToolSpec['run']>[1]) => Promise<unknown>) {
+function fakeBillable(body: (ctx: Parameters<NonNullable<ToolSpec['run']>>[1]) => Promise<unknown>) {
   return defineTool({
     name: 'create_fake',
     title: 'Fake',

@@ -172,7 +172,7 @@ export const READ_EXAMPLES: Record<string, Example> = {
  * for it (faults, charge ≤ quote, body = consented request, kill -9, fleet).
  */
 export function billableTools(): ToolSpec[] {
-  return ALL_TOOLS.filter((t) => t.billable !== undefined && t.billable.campaign === undefined);
+  return ALL_TOOLS.filter((t) => t.billable !== undefined && t.billable.bundle === undefined);
 }
 
 /** @throws Error naming the file to edit when a billable tool has no example. */
