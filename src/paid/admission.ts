@@ -6,8 +6,9 @@
  * Two callers, one rule:
  * - the pre-check before consent (`precheck.ts`) over plain reads (`Store.readAdmissionFacts`), so a person is
  *   never asked to approve a call that will be refused;
- * - each store's `admit` inside its transaction over facts read under its lock (`Store.admit(intent, rules,
- *   evaluateAdmission)`): what counts, since consent may take minutes and other calls run meanwhile.
+ * - each store's admission transaction over facts read under its lock (`Store.admitBundle(items, rules, rule)`
+ *   with `evaluateBundleOfOne` or `evaluateCampaignAdmission`, both built on it): what counts, since consent may
+ *   take minutes and other calls run meanwhile.
  * The stores only read facts and consume the token's nonce (a unique insert); they decide nothing.
  *
  * Order matters and is the contract: ceilings first (they refuse whatever else is true), then the duplicate

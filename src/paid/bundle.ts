@@ -17,12 +17,12 @@ import { type Estimate, estimate } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import { firstIdenticalItem } from './admission.js';
 import type { BillingDeps } from './call-types.js';
-import { atItem, identicalItemsError, itemFingerprint, refuseWhatAdmissionWould } from './campaign.js';
+import { atItem, itemFingerprint, refuseWhatAdmissionWould } from './campaign.js';
 import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { campaignItemUnsettled } from './guard.js';
 import { type PreparedCall, prepareCall } from './prepare.js';
 import { finaliseEstimate } from './pricing/estimate.js';
-import { bundleBasis, bundleSummary, itemOutcomeNotKnown } from './wording.js';
+import { bundleBasis, bundleSummary, identicalItemsError, itemOutcomeNotKnown } from './wording.js';
 
 /** A prepared bundle: what the guard and the consent read (as for a single call), and its items. */
 export type PreparedBundle = Omit<PreparedCall, 'files'> & { items: CampaignItem[] };

@@ -34,7 +34,9 @@ import { TOKEN_TTL_MS } from './token.js';
 import {
   admissionUnknownWords,
   CostRefusedError,
+  campaignAdmittedNextStep,
   duplicateRefusal,
+  itemDuplicateMessage,
   refusalError,
   TOKEN_ALREADY_USED,
 } from './wording.js';
@@ -168,14 +170,6 @@ export async function admitCampaignCall(
   return { envelope: admittedEnvelope(id, total, campaign.estimate) };
 }
 
-/** Two identical items of one campaign (`firstIdenticalItem`): refused before anything is quoted or sent. */
-export function identicalItemsError(twin: { repeat: number; of: number }): UserInputError {
-  return new UserInputError(
-    `items[${twin.repeat}]`,
-    `is identical to items[${twin.of}] (same tool and request): both would be made and charged; vary a field or remove it, or call with allow_duplicate: true to make several takes of the same on purpose`,
-  );
-}
-
 /**
  * Before an item is priced (issue 27): what its admission would refuse is refused now, so no quote is offered
  * (and no slow platform quote is asked) for a campaign that cannot be admitted. An item identical to a job or a
@@ -204,7 +198,7 @@ export async function refuseWhatAdmissionWould(
     const { duplicate } = await ctx.jobs.readAdmissionFacts({ ...rules, user: undefined });
     if (duplicate) {
       const err = duplicateRefusal(spec.name, duplicate);
-      throw new CostRefusedError('duplicate', `Campaign item ${index} (items[${index}]): ${err.message}`, err.nextStep);
+      throw new CostRefusedError('duplicate', itemDuplicateMessage(index, err.message), err.nextStep);
     }
   }
   // Its UserInputError is renamed `items[index].<field>` by the caller (bundle.ts prepareItem).
@@ -233,6 +227,6 @@ function admittedEnvelope(id: string, total: number, estimate: Estimate): JobEnv
     kind: 'campaign',
     estimate,
     details: { campaign: id, items: total, done: 0 },
-    next_step: `Campaign admitted: ${total} items are being sent one by one. Call wait_for_jobs with handles ${JSON.stringify([handle])} (or get_job) for "k of ${total} done" and each item's status and outputs.`,
+    next_step: campaignAdmittedNextStep(handle, total),
   };
 }

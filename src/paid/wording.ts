@@ -224,3 +224,21 @@ export function itemOutcomeNotKnown(
     'Follow that job with get_job first; to make this item again anyway, call its own tool with allow_duplicate: true (you will be warned and asked). Nothing was sent or charged.',
   );
 }
+
+/** Two identical items of one campaign (`firstIdenticalItem`): refused before anything is quoted or sent. */
+export function identicalItemsError(twin: { repeat: number; of: number }): UserInputError {
+  return new UserInputError(
+    `items[${twin.repeat}]`,
+    `is identical to items[${twin.of}] (same tool and request): both would be made and charged; vary a field or remove it, or call with allow_duplicate: true to make several takes of the same on purpose`,
+  );
+}
+
+/** A bundle item identical to an active job (the duplicate rule), refused before its quote. */
+export function itemDuplicateMessage(index: number, message: string): string {
+  return `Campaign item ${index} (items[${index}]): ${message}`;
+}
+
+/** The next step of an admitted campaign: follow its one handle. */
+export function campaignAdmittedNextStep(handle: string, total: number): string {
+  return `Campaign admitted: ${total} items are being sent one by one. Call wait_for_jobs with handles ${JSON.stringify([handle])} (or get_job) for "k of ${total} done" and each item's status and outputs.`;
+}

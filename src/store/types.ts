@@ -1,6 +1,6 @@
 /**
- * The store behind every paid call (issue 10). Its centre is `admit`: ONE transaction that answers "may this
- * call start now?" and records that it did — per-call ceiling, per-day ceiling, duplicate rule, single use of
+ * The store behind every paid call (issue 10). Its centre is `admitBundle` (`admit` = a bundle of one): ONE
+ * transaction that answers "may this call (or every item of a campaign) start now?" and records that it did — per-call ceiling, per-day ceiling, duplicate rule, single use of
  * the confirmation, insert of the intent — so two processes (or a fleet of instances) can never both pass a
  * check before either wrote. Two backends implement it with the same tests (`test/store/suite.ts`):
  *
