@@ -175,7 +175,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
       'RFC 7662 introspection endpoint for opaque (non-JWT) access tokens; needs `GENPLAT_OAUTH_CLIENT_ID` and `GENPLAT_OAUTH_CLIENT_SECRET` (our confidential client at the issuer). A token is introspected once and remembered until its `exp` (a refused one for 10 s); see docs/security.md.',
     default: 'unset (JWT only)',
   },
-  { env: 'GENPLAT_OAUTH_CLIENT_ID', meaning: 'Our client id at the issuer, for introspection.', default: 'unset' },
+  {
+    env: 'GENPLAT_OAUTH_CLIENT_ID',
+    meaning:
+      "Our confidential client id at the issuer: for introspection, and for the approval page's sign-in (authorization code + PKCE; register `<GENPLAT_PUBLIC_URL>/approve/callback` as its redirect URI: docs/approvals-page.md).",
+    default: 'unset',
+  },
   {
     env: 'GENPLAT_OAUTH_CLIENT_SECRET',
     meaning: 'Its secret (kept out of logs like the API key).',

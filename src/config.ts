@@ -142,6 +142,12 @@ export interface Config {
    */
   oauth?: OAuthConfig | undefined;
   /**
+   * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
+   * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
+   * both are set and OAuth is on.
+   */
+  oauthClient?: { clientId: string; clientSecret: string } | undefined;
+  /**
    * HTTP mode: our public https base; set = webhooks on (per-job callback URLs `<base>/hooks/<id>`, receiver in
    * src/webhooks/). The proxy in front must forward `<base>/hooks/*` to this server's `/hooks/*`.
    */
@@ -911,6 +917,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     },
     publicUrl,
     oauth,
+    oauthClient:
+      oauth && e.GENPLAT_OAUTH_CLIENT_ID?.trim() && e.GENPLAT_OAUTH_CLIENT_SECRET?.trim()
+        ? { clientId: e.GENPLAT_OAUTH_CLIENT_ID.trim(), clientSecret: e.GENPLAT_OAUTH_CLIENT_SECRET.trim() }
+        : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',
     outputDir: e.GENPLAT_OUTPUT_DIR ?? defaultOutputDir(),

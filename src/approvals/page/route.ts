@@ -103,6 +103,8 @@ export function approvalPageRoute(deps: ApprovalPageDeps): ExtraRoute {
   const { desk, log } = deps;
   const base = deps.publicUrl.replace(/\/+$/, '');
   const secure = base.startsWith('https:');
+  // Redacted from every log line of the process from here on (src/log.ts), whatever logs it.
+  log.addSecret(deps.oidc.clientSecret);
   const rp = relyingParty(
     { ...deps.oidc, redirectUri: `${base}${APPROVE_CALLBACK_PATH}` },
     deps.fetch ?? ((input, init) => fetch(input, init)),
