@@ -69,9 +69,13 @@ const authRequests = () => idp.requests.filter((r) => r.method === 'GET' && r.pa
 beforeAll(async () => {
   idp = await startIdp({ resources: [], scopes: [] });
   desk = new MemoryDesk();
-  let route: ReturnType<typeof approvalPageRoute> | undefined;
+  // Two instances of the route behind one address, taking requests in turn (a fleet behind a load balancer):
+  // a sign-in starts on one and comes back on the other, so nothing may be kept in one instance's memory.
+  const instances: ReturnType<typeof approvalPageRoute>[] = [];
+  let turn = 0;
   server = createServer(async (req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
+    const route = instances[turn++ % Math.max(1, instances.length)];
     if (route && (await route(req, res, path))) return;
     res.writeHead(404).end();
   });
@@ -90,13 +94,17 @@ beforeAll(async () => {
   });
   client = (await reg.json()) as typeof client;
   expect(reg.status, JSON.stringify(client)).toBe(201);
-  route = approvalPageRoute({
-    desk,
-    key: async () => KEY,
-    publicUrl: base,
-    oidc: { issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret },
-    log: createLogger('debug', (line) => logLines.push(line)),
-  });
+  for (let i = 0; i < 2; i++) {
+    instances.push(
+      approvalPageRoute({
+        desk,
+        key: async () => KEY,
+        publicUrl: base,
+        oidc: { issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret },
+        log: createLogger('debug', (line) => logLines.push(line)),
+      }),
+    );
+  }
   browser = await chromium.launch({
     executablePath: findChromium(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-sync'],
@@ -229,6 +237,43 @@ describe('the approval page in chromium with a real OpenID provider', () => {
     expect(authRequests()).toBe(before);
     expect(desk.decisions.filter((d) => d.approvalId === 'apr_expired')).toEqual([]);
     await ctx.close();
+  });
+
+  it("a provider's answer opened in another browser (login CSRF) or with an altered code signs no one in", async () => {
+    const link = newApproval('apr_csrf');
+    const calls = desk.calls.length;
+    // The lead's browser starts a sign-in; the provider's answer is held back before it reaches us (the hops are
+    // followed one by one with the browser's own cookie jar, stopping at the redirect to /approve/callback).
+    const victim = await as('lead');
+    let answer: string | undefined;
+    let next = link;
+    for (let hop = 0; hop < 10 && !answer; hop++) {
+      const r = await victim.request.get(next, { maxRedirects: 0 });
+      const location = r.headers().location;
+      expect(location, `hop ${hop} answered ${r.status()}`).toBeDefined();
+      const to = new URL(location!, next);
+      if (to.pathname === '/approve/callback') answer = to.href;
+      next = to.href;
+    }
+    expect(answer).toBeDefined();
+    // Another browser (no flow cookie of this sign-in) presents it: not matched, no session.
+    const other = await browser.newContext();
+    const page = await other.newPage();
+    expect((await page.goto(answer!))?.status()).toBe(400);
+    expect(await page.textContent('#message')).toContain('could not be matched');
+    expect((await other.cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    // The right browser with an altered code: the provider refuses the exchange; said without the code.
+    const altered = new URL(answer!);
+    altered.searchParams.set('code', `${altered.searchParams.get('code')}x`);
+    const vpage = await victim.newPage();
+    expect((await vpage.goto(altered.href))?.status()).toBe(400);
+    const message = (await vpage.textContent('#message')) ?? '';
+    expect(message).toContain('token endpoint refused the sign-in');
+    expect(message).not.toContain(altered.searchParams.get('code')!);
+    expect((await victim.cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    expect(desk.calls.length).toBe(calls);
+    await other.close();
+    await victim.close();
   });
 
   it('no code, token or client secret was logged', () => {
