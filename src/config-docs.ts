@@ -76,6 +76,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'unset: the per-call ceiling is quoted',
   },
   {
+    env: 'GENPLAT_APPROVALS',
+    meaning:
+      "Approval policy: a `.json`, `.yaml` or `.yml` file of rules (a call's credits, an unbounded quote, the day's spend, a tool, a group → who must approve; never the requester). Checked at start and by `doctor`, each error naming the rule and field. See docs/approvals.md.",
+    default: 'unset: no call waits for an approval',
+  },
+  {
     env: 'GENPLAT_STATE_DIR',
     flag: '--state-dir',
     meaning:

@@ -8,6 +8,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import type { ApprovalPolicy } from './approvals/policy-schema.js';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
@@ -110,6 +111,13 @@ export interface Config {
    * the platform publishes bounds the price. Keys: `<tool>`, `run_model:<model id>`, `<tool>:<model>` etc.
    */
   priceTable: Record<string, number>;
+  /**
+   * `GENPLAT_APPROVALS`: the approval policy file (absolute path; docs/approvals.md). Read and validated at
+   * start-up and by doctor (src/approvals/load-policy.ts), not here: YAML needs an async import.
+   */
+  approvalsFile?: string | undefined;
+  /** The policy read from `approvalsFile` at start-up (`withApprovalPolicy`); undefined = no call needs approval. */
+  approvals?: ApprovalPolicy | undefined;
   stateDir: string;
   /**
    * `<state dir>/sandbox`: the sandbox's job store (it is `stateDir` in sandbox mode) and the simulator's saved
@@ -222,6 +230,7 @@ const EnvSchema = z.object({
   GENPLAT_PRICE_TABLE: z.string().optional(),
   GENPLAT_USER_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_USER_MAX_CREDITS_PER_DAY', 0).optional(),
   GENPLAT_USER_BUDGETS: z.string().optional(),
+  GENPLAT_APPROVALS: z.string().trim().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
     .string()
@@ -881,6 +890,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       : {}),
     userBudgets,
     priceTable,
+    ...(e.GENPLAT_APPROVALS ? { approvalsFile: resolve(e.GENPLAT_APPROVALS) } : {}),
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
     sandboxDir: join(baseStateDir, 'sandbox'),

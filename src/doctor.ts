@@ -110,6 +110,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     return 1;
   }
   line('ok', 'configuration loads');
+  await checkApprovals(config, line);
   // The key's value never reaches output; its length helps spot a truncated paste.
   const key = config.apiKey;
   if (key) {
@@ -152,6 +153,28 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
 }
 
 type Line = (mark: Mark, text: string, fix?: string) => void;
+
+/** GENPLAT_APPROVALS: the server refuses to start with a file it cannot read or validate; say why, line by line. */
+async function checkApprovals(config: Config, line: Line): Promise<void> {
+  if (!config.approvalsFile) {
+    line('info', 'approvals: no GENPLAT_APPROVALS, no call waits for an approval');
+    return;
+  }
+  const { loadApprovalPolicy } = await import('./approvals/load-policy.js');
+  try {
+    const policy = await loadApprovalPolicy(config.approvalsFile);
+    line('ok', `approvals: ${policy.rules.length} rule(s) from ${config.approvalsFile}`);
+  } catch (err) {
+    const problems =
+      err instanceof ConfigurationError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    for (const p of problems) line('fail', p);
+    line(
+      'info',
+      'the server refuses to start until the approval policy loads',
+      'See docs/approvals.md for the format.',
+    );
+  }
+}
 
 /** `--http`: the server refuses to start without a token or OAuth, and cannot serve on a port already taken. */
 async function checkHttp(config: Config, line: Line): Promise<void> {
