@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const DOMAIN = ['src/paid', 'src/store', 'src/jobs', 'src/client', 'src/signer.ts'];
+const DOMAIN = ['src/paid', 'src/approvals', 'src/store', 'src/jobs', 'src/client', 'src/signer.ts'];
 const ABOVE = [
   'tools',
   'resources',
