@@ -2,7 +2,7 @@
  * The approval policy file (GENPLAT_APPROVALS, issue 28 item 4): the smallest file works as written, JSON and
  * YAML read alike, and every error names the file, the rule and the field.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,18 @@ describe('the smallest policy file, as the issue writes it', () => {
         expiresInMs: 2 * 86_400_000,
       },
     ]);
+  });
+});
+
+describe('docs/approvals.md', () => {
+  it('its examples are valid policy files', async () => {
+    const doc = await readFile(join(import.meta.dirname, '../../docs/approvals.md'), 'utf8');
+    const json = /```json\n([^`]+)```/.exec(doc)?.[1];
+    const yaml = /```yaml\n([^`]+)```/.exec(doc)?.[1];
+    expect((await parseApprovalPolicy(json ?? '', 'json', 'doc')).rules).toHaveLength(1);
+    const rich = await parseApprovalPolicy(yaml ?? '', 'yaml', 'doc');
+    expect(rich.rules.map((r) => r.name)).toEqual(['big spend', 'no price', "interns' models", 'heavy day']);
+    expect(rich.rules[2]?.approvers).toEqual(['slack:T1:U_LEAD', 'slack:T1:U_CTO']);
   });
 });
 
