@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ApprovalRequest, approvalNeeded, type PeopleDirectory } from '../../src/approvals/evaluate.js';
 import { parseApprovalPolicy } from '../../src/approvals/load-policy.js';
+import { policyPeopleProblems } from '../../src/approvals/people-check.js';
 import { type ApprovalPolicy, PAID_TOOLS, type PolicyFile, toPolicy } from '../../src/approvals/policy-schema.js';
 
 const policy = (rules: unknown[], extra: object = {}): Promise<ApprovalPolicy> =>
@@ -185,5 +186,23 @@ describe('property: the requester is never in an approver set', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the policy against the people directory', () => {
+  it('a group nobody is in is an error (when.groups would never match); an unknown approver a warning', async () => {
+    const p = await policy([
+      { name: 'interns', when: { groups: ['intrens'] }, approvers: [LEAD, 'slack:T1:U_GONE'] },
+      { when: {}, approver_groups: ['finance', 'fnance'] },
+    ]);
+    expect(policyPeopleProblems(p, people)).toEqual({
+      errors: [
+        'rules[0].when.groups: nobody in GENPLAT_PEOPLE is in group "intrens", so it never matches (rule "interns")',
+        'rules[1].approver_groups: nobody in GENPLAT_PEOPLE is in group "fnance", so it approves nothing',
+      ],
+      warnings: ['rules[0].approvers: "slack:T1:U_GONE" is not in GENPLAT_PEOPLE (rule "interns")'],
+    });
+    const fine = await policy([{ when: { groups: ['devs'] }, approver_groups: ['finance'], approvers: [LEAD] }]);
+    expect(policyPeopleProblems(fine, new Map(Object.entries(people)))).toEqual({ errors: [], warnings: [] });
   });
 });
