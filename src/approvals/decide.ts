@@ -28,7 +28,7 @@ export interface Decision {
   at: number;
 }
 
-export type ApprovalState = 'waiting' | 'approved' | 'declined' | 'expired';
+export type ApprovalState = 'pending' | 'approved' | 'declined' | 'expired';
 
 /** An approval as the store keeps it. */
 export interface PendingApproval {
@@ -50,7 +50,7 @@ export interface Outstanding {
 }
 
 export type DecisionVerdict =
-  | { ok: true; state: 'waiting' | 'approved' | 'declined'; outstanding: readonly Outstanding[] }
+  | { ok: true; state: 'pending' | 'approved' | 'declined'; outstanding: readonly Outstanding[] }
   | { ok: false; reason: DecisionRefusalReason; message: string };
 
 /** Everyone who may decide: the union of the requirements' approvers, never the requester. */
@@ -82,7 +82,7 @@ export function approvalProgress(
   if ([...first.values()].includes('decline')) return { state: 'declined', outstanding };
   if (outstanding.length === 0) return { state: 'approved', outstanding };
   if (approval.state === 'expired' || now >= approval.expiresAt) return { state: 'expired', outstanding };
-  return { state: 'waiting', outstanding };
+  return { state: 'pending', outstanding };
 }
 
 /** May `decider` decide `approval` now, and where would the decision leave it? */
@@ -108,5 +108,5 @@ export function judgeDecision(
     now,
   );
   // `after` cannot be expired: `before` was not, and the clock is the same.
-  return { ok: true, state: after.state as 'waiting' | 'approved' | 'declined', outstanding: after.outstanding };
+  return { ok: true, state: after.state as 'pending' | 'approved' | 'declined', outstanding: after.outstanding };
 }

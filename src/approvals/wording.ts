@@ -71,7 +71,7 @@ export function cannotBeApprovedText(need: Extract<ApprovalNeed, { kind: 'imposs
 
 /** Said to a decider whose decision was taken. */
 export function decisionTakenText(
-  state: 'waiting' | 'approved' | 'declined',
+  state: 'pending' | 'approved' | 'declined',
   outstanding: readonly Outstanding[],
   nameOf?: NameOf,
 ): string {

@@ -30,7 +30,7 @@ const approval = (over: Partial<PendingApproval> = {}): PendingApproval => ({
   requirements: [{ rule: 'big', approvers: [LEAD], required: 1 }],
   decisions: [],
   expiresAt: NOW + 3_600_000,
-  state: 'waiting',
+  state: 'pending',
   ...over,
 });
 const by = (id: string, decision: Decision['decision'] = 'approve') => ({ by: verifiedCallerId(id), decision });
@@ -91,11 +91,11 @@ describe('what decisions add up to', () => {
     const first = judgeDecision(three, by(LEAD), NOW);
     expect(first).toEqual({
       ok: true,
-      state: 'waiting',
+      state: 'pending',
       outstanding: [{ rule: 'board', missing: 2, waitingOn: [CFO, ACC] }],
     });
     const afterTwo = { ...three, decisions: [{ by: LEAD, decision: 'approve' as const, at: NOW }] };
-    expect(judgeDecision(afterTwo, by(CFO), NOW)).toMatchObject({ ok: true, state: 'waiting' });
+    expect(judgeDecision(afterTwo, by(CFO), NOW)).toMatchObject({ ok: true, state: 'pending' });
     const afterThree = {
       ...three,
       decisions: [...afterTwo.decisions, { by: CFO, decision: 'approve' as const, at: NOW }],
@@ -109,7 +109,7 @@ describe('what decisions add up to', () => {
         approval({ requirements: [{ rule: 'big', approvers: [DEV, LEAD], required: 1 }], decisions }),
         NOW,
       );
-    const waiting = { state: 'waiting', outstanding: [{ rule: 'big', missing: 1, waitingOn: [LEAD] }] };
+    const waiting = { state: 'pending', outstanding: [{ rule: 'big', missing: 1, waitingOn: [LEAD] }] };
     expect(stored([{ by: DEV, decision: 'approve', at: NOW }])).toEqual(waiting);
     expect(stored([{ by: DEV, decision: 'decline', at: NOW }])).toEqual(waiting);
     expect(stored([{ by: CFO, decision: 'decline', at: NOW }])).toEqual(waiting);
@@ -125,11 +125,11 @@ describe('what decisions add up to', () => {
     });
     expect(judgeDecision(both, by(LEAD), NOW)).toEqual({
       ok: true,
-      state: 'waiting',
+      state: 'pending',
       outstanding: [{ rule: 'big', missing: 1, waitingOn: [CFO] }],
     });
     const cfoFirst = judgeDecision(both, by(CFO), NOW);
-    expect(cfoFirst).toMatchObject({ ok: true, state: 'waiting' });
+    expect(cfoFirst).toMatchObject({ ok: true, state: 'pending' });
     const withLead = { ...both, decisions: [{ by: LEAD, decision: 'approve' as const, at: NOW }] };
     expect(judgeDecision(withLead, by(CFO), NOW)).toMatchObject({ ok: true, state: 'approved' });
   });
@@ -181,7 +181,7 @@ describe('wording', () => {
     ).toContain('and it lists nobody besides you.');
     expect(decisionTakenText('approved', [])).toMatch(/^Approved/);
     expect(decisionTakenText('declined', [])).toMatch(/^Declined/);
-    expect(decisionTakenText('waiting', [{ rule: 'big', missing: 1, waitingOn: [CFO] }], nameOf)).toBe(
+    expect(decisionTakenText('pending', [{ rule: 'big', missing: 1, waitingOn: [CFO] }], nameOf)).toBe(
       'Your approval is recorded. Waiting for approval: 1 approval from Chris CFO (slack:T1:U_CFO) (rule "big").',
     );
   });
