@@ -9,12 +9,16 @@ import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { ApprovalPolicy } from './approvals/policy-schema.js';
+import type { DelegationConfig } from './auth/delegation.js';
+import { parseDelegating, parseSlackAuth } from './auth/identity-config.js';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
+import type { SlackAuthConfig } from './auth/slack-auth.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
 import { CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
 export const TOOLSETS = [
@@ -149,6 +153,14 @@ export interface Config {
    * Undefined = static tokens only.
    */
   oauth?: OAuthConfig | undefined;
+  /** HTTP mode: Slack identity auth (`GENPLAT_SLACK_SIGNING_SECRETS` + `GENPLAT_SLACK_TEAMS`); undefined = off. */
+  slack?: SlackAuthConfig | undefined;
+  /** HTTP mode: bot credentials that may act for people (`GENPLAT_HTTP_DELEGATING`, src/auth/delegation.ts). */
+  delegation: DelegationConfig;
+  /** `GENPLAT_PEOPLE`: owner id → name, e-mail, groups (src/people/); empty when unset. */
+  people: PeopleDirectory;
+  /** The people file's path, for doctor. */
+  peopleFile?: string | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -255,6 +267,10 @@ const EnvSchema = z.object({
   GENPLAT_ELICITATION_TIMEOUT_MS: intFrom('GENPLAT_ELICITATION_TIMEOUT_MS', 1000).optional(),
   // Comma-separated, one token per caller, `name=token` or `token`: checked by parseHttpTokens (never quoted).
   GENPLAT_HTTP_TOKEN: z.string().optional(),
+  GENPLAT_HTTP_DELEGATING: z.string().optional(),
+  GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
+  GENPLAT_SLACK_TEAMS: z.string().optional(),
+  GENPLAT_PEOPLE: z.string().optional(),
   GENPLAT_OAUTH_ISSUER: z.string().optional(),
   GENPLAT_OAUTH_RESOURCE: z.string().optional(),
   GENPLAT_OAUTH_AUDIENCE: z.string().optional(),
@@ -869,6 +885,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     problems.push('GENPLAT_HTTP_TOKEN must be at least 16 characters (each token, when comma-separated)');
   }
   const oauth = parseOAuthConfig(e, publicUrl, problems);
+  const slack = parseSlackAuth(e.GENPLAT_SLACK_SIGNING_SECRETS, e.GENPLAT_SLACK_TEAMS, problems);
+  const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
+  const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
+  const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -931,6 +951,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       oauth && e.GENPLAT_OAUTH_CLIENT_ID?.trim() && e.GENPLAT_OAUTH_CLIENT_SECRET?.trim()
         ? { clientId: e.GENPLAT_OAUTH_CLIENT_ID.trim(), clientSecret: e.GENPLAT_OAUTH_CLIENT_SECRET.trim() }
         : undefined,
+    slack,
+    delegation,
+    people,
+    peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',
     outputDir: e.GENPLAT_OUTPUT_DIR ?? defaultOutputDir(),

@@ -80,13 +80,14 @@ export async function startHttpRuntime(
   log: Logger,
   hooks: HttpRuntimeHooks = {},
 ): Promise<HttpRuntime> {
-  if (config.http.tokens.length === 0 && !config.oauth) {
+  if (config.http.tokens.length === 0 && !config.oauth && !config.slack) {
     // One line (the bin prints each problem as one): what is missing, and how to make a token.
     throw new ConfigurationError([
       "GENPLAT_HTTP_TOKEN is required with --http (or GENPLAT_OAUTH_ISSUER for OAuth): set it to a random 16+ character value, e.g. node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\"",
     ]);
   }
   for (const t of config.http.tokens) registerSecret(t);
+  for (const s of config.slack?.signingSecrets ?? []) registerSecret(s);
   if (config.oauth?.introspection) registerSecret(config.oauth.introspection.clientSecret);
 
   const steps: (() => Promise<unknown> | unknown)[] = [];
@@ -206,6 +207,8 @@ export async function startHttpRuntime(
             },
           }
         : {}),
+      ...(config.slack ? { slack: config.slack } : {}),
+      delegation: config.delegation,
       buildServer: (owner, era) =>
         buildServer({
           config,
@@ -255,6 +258,7 @@ export async function startHttpRuntime(
     const auth = [
       `${config.http.tokens.length} static token(s)${config.http.tokens.length > 0 ? `, also at ${http.staticUrl}` : ''}`,
       ...(config.oauth ? [`OAuth from ${config.oauth.issuer} for ${config.oauth.resource}`] : []),
+      ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
     return { http, pubsub, sim, close: closeAll };

@@ -1,0 +1,146 @@
+/**
+ * One bot, many people (issue 28 items 1-3) over the real HTTP fixture, in both eras: two people behind one Slack
+ * app (Slack-signed requests) and two people behind one delegating bot (one bearer token, a person per request)
+ * share nothing. Each is their own caller: jobs recorded under their own id, list_jobs / get_job / wait_for_jobs /
+ * genplat://jobs, confirmation tokens and per-person budgets are theirs alone; B redeeming A's token sends nothing.
+ */
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type HttpFixture, sc, startHttpFixture, type TestClient, text } from './helpers.js';
+import { delegatingFetch, OLD_SLACK_SECRET, SLACK_SECRET, slackFetch } from './people-clients.js';
+
+const BOT_TOKEN = 'chatbot-token-0123456789abcdef';
+const GENERATE = { method: 'POST', path: '/video/generate' } as const;
+
+interface Pair {
+  label: string;
+  token: string;
+  a: { fetch: FetchLike; owner: string };
+  b: { fetch: FetchLike; owner: string };
+}
+
+const PAIRS: Pair[] = [
+  {
+    label: 'two Slack people of one Slack app',
+    token: '',
+    a: { fetch: slackFetch({ team_id: 'T1', user_id: 'U_ADA' }), owner: 'slack:T1:U_ADA' },
+    // B's requests are signed with the app's previous secret (a rotation in progress): still the same app.
+    b: { fetch: slackFetch({ team_id: 'T1', user_id: 'U_BOB' }, OLD_SLACK_SECRET), owner: 'slack:T1:U_BOB' },
+  },
+  {
+    label: 'two people of one delegating bot',
+    token: BOT_TOKEN,
+    a: { fetch: delegatingFetch({ id: 'alice', name: 'Alice A.' }), owner: 'token:chatbot:alice' },
+    b: { fetch: delegatingFetch({ id: 'bob' }), owner: 'token:chatbot:bob' },
+  },
+];
+
+let f: HttpFixture;
+
+beforeAll(async () => {
+  f = await startHttpFixture({
+    confirm: { mode: 'always' },
+    env: {
+      GENPLAT_HTTP_TOKEN: `chatbot=${BOT_TOKEN}`,
+      GENPLAT_HTTP_DELEGATING: 'chatbot',
+      GENPLAT_SLACK_SIGNING_SECRETS: `${SLACK_SECRET},${OLD_SLACK_SECRET}`,
+      GENPLAT_SLACK_TEAMS: 'T1',
+      // Per-person budgets: B of each pair may not spend at all, A has the default (none).
+      GENPLAT_USER_BUDGETS: JSON.stringify({ 'slack:T1:U_CAROL': 0, 'token:chatbot:carol': 0 }),
+    },
+  });
+});
+afterAll(() => f.close());
+beforeEach(() => f.sim.log.clear());
+
+async function ownerInStore(handle: string): Promise<string | undefined> {
+  const store = await (await import('../../src/store/sqlite.js')).openSqliteStore(f.config.stateDir);
+  try {
+    return (await store.get(handle))?.owner;
+  } finally {
+    await store.close();
+  }
+}
+
+describe.each(PAIRS)('$label', (pair) => {
+  let a: TestClient;
+  let b: TestClient;
+  let handleA: string;
+  let idA: string;
+
+  beforeAll(async () => {
+    a = await f.connect(pair.token, { fetch: pair.a.fetch });
+    b = await f.connect(pair.token, { fetch: pair.b.fetch });
+    const args = { avatar_id: 'av_ava', voice_script: `Owned by ${pair.a.owner}.` };
+    const quote = sc(await a.call('create_talking_video', args));
+    const created = sc(
+      await a.call('create_talking_video', { ...args, confirmation_token: quote.confirmation_token as string }),
+    );
+    expect(created.status).toBe('submitted');
+    handleA = created.handle!;
+    idA = (created.remote as { id: string }).id;
+  });
+
+  it("records A's job under A's own person id, never the bot's", async () => {
+    expect(await ownerInStore(handleA)).toBe(pair.a.owner);
+  });
+
+  it('list_jobs and genplat://jobs show A its job and B nothing', async () => {
+    const listA = sc(await a.call('list_jobs')).jobs as { handle: string }[];
+    expect(listA.map((j) => j.handle)).toContain(handleA);
+    const listB = sc(await b.call('list_jobs')).jobs as { handle: string }[];
+    expect(listB.map((j) => j.handle)).not.toContain(handleA);
+    expect(JSON.stringify(await b.client.readResource({ uri: 'genplat://jobs' }))).not.toContain(handleA);
+    expect(JSON.stringify(await a.client.readResource({ uri: 'genplat://jobs' }))).toContain(handleA);
+  });
+
+  it("get_job, wait_for_jobs and genplat://jobs/{handle} refuse B A's job without asking the platform", async () => {
+    for (const args of [{ handle: handleA }, { kind: 'actor_video', id: idA }]) {
+      const r = await b.call('get_job', args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(text(r)).toMatch(/no such job for this caller/);
+    }
+    const w = await b.call('wait_for_jobs', { handles: [handleA], max_wait_s: 1 });
+    expect(text(w)).toMatch(/no such job for this caller/);
+    await expect(b.client.readResource({ uri: `genplat://jobs/${handleA}` })).rejects.toThrow(
+      /no such job for this caller/,
+    );
+    expect(f.sim.log.entries()).toHaveLength(0);
+    expect(sc(await a.call('get_job', { handle: handleA })).handle).toBe(handleA);
+  });
+
+  it("B redeeming A's confirmation token sends nothing; A's token still works for A", async () => {
+    const args = { avatar_id: 'av_ava', voice_script: `Quote for ${pair.a.owner} only.` };
+    const quote = sc(await a.call('create_talking_video', args));
+    expect(quote.status).toBe('confirmation_required');
+    const stolen = sc(
+      await b.call('create_talking_video', { ...args, confirmation_token: quote.confirmation_token as string }),
+    );
+    expect(stolen.status).toBe('confirmation_required');
+    expect(String(stolen.reason)).toMatch(/belongs to another caller/);
+    expect(f.sim.log.count(GENERATE)).toBe(0);
+    const ok = sc(
+      await a.call('create_talking_video', { ...args, confirmation_token: quote.confirmation_token as string }),
+    );
+    expect(ok.status).toBe('submitted');
+    expect(f.sim.log.count(GENERATE)).toBe(1);
+  });
+
+  it("a person's own budget binds that person only", async () => {
+    // Carol is a third person of the same app/bot, with a budget of 0 (GENPLAT_USER_BUDGETS).
+    const carolFetch =
+      pair.token === ''
+        ? slackFetch({ team_id: 'T1', user_id: 'U_CAROL' })
+        : delegatingFetch({ id: 'carol', name: 'Carol' });
+    const carol = await f.connect(pair.token, { fetch: carolFetch });
+    const args = { avatar_id: 'av_ava', voice_script: `Carol of ${pair.label}.` };
+    const quote = sc(await carol.call('create_talking_video', args));
+    const r = await carol.call('create_talking_video', {
+      ...args,
+      confirmation_token: String(quote.confirmation_token),
+    });
+    expect(JSON.stringify(r)).toMatch(/per-user daily budget of 0 credits/);
+    expect(JSON.stringify(r)).toContain(pair.token === '' ? 'slack:T1:U_CAROL' : 'token:chatbot:carol');
+    expect(f.sim.log.count(GENERATE)).toBe(0);
+  });
+});
