@@ -45,11 +45,15 @@ export function slackHeaders(body: string, secret = SLACK_SECRET, at = Math.floo
   return { 'x-slack-request-timestamp': ts, 'x-slack-signature': slackSignature(secret, ts, body) };
 }
 
-/** What Slackbot's MCP client sends for `person`. */
-export function slackFetch(person: SlackPersonIds, secret = SLACK_SECRET): FetchLike {
+/** What Slackbot's MCP client sends for `person`; `nowS`: the clock it signs with (a test's moved server clock). */
+export function slackFetch(
+  person: SlackPersonIds,
+  secret = SLACK_SECRET,
+  nowS = () => Math.floor(Date.now() / 1000),
+): FetchLike {
   return rewritingFetch(
     (body) => withMeta(body, { slack: { enterprise_id: null, ...person } }),
-    (body) => slackHeaders(body, secret),
+    (body) => slackHeaders(body, secret, nowS()),
   );
 }
 
