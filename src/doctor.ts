@@ -110,6 +110,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     return 1;
   }
   line('ok', 'configuration loads');
+  // Loading validated every entry (a bad one fails above, naming the entry and field).
+  if (config.peopleFile) line('ok', `GENPLAT_PEOPLE: ${config.people.size} people from ${config.peopleFile}`);
   await checkApprovals(config, line);
   // The key's value never reaches output; its length helps spot a truncated paste.
   const key = config.apiKey;
@@ -179,15 +181,25 @@ async function checkApprovals(config: Config, line: Line): Promise<void> {
 /** `--http`: the server refuses to start without a token or OAuth, and cannot serve on a port already taken. */
 async function checkHttp(config: Config, line: Line): Promise<void> {
   const { host, port, tokens } = config.http;
-  if (tokens.length === 0 && !config.oauth) {
+  if (tokens.length === 0 && !config.oauth && !config.slack) {
     line(
       'fail',
-      'HTTP mode: no GENPLAT_HTTP_TOKEN and no OAuth (GENPLAT_OAUTH_ISSUER): the server refuses to start',
+      'HTTP mode: no GENPLAT_HTTP_TOKEN, no OAuth (GENPLAT_OAUTH_ISSUER) and no Slack auth (GENPLAT_SLACK_SIGNING_SECRETS): the server refuses to start',
       "Set GENPLAT_HTTP_TOKEN to a random value of 16+ characters (node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\"), one per caller, comma-separated; or configure OAuth (docs/security.md).",
     );
   }
   if (tokens.length > 0) line('ok', `HTTP mode: ${tokens.length} bearer token(s) set`);
   if (config.oauth) line('ok', `HTTP mode: OAuth sign-in from ${config.oauth.issuer} for ${config.oauth.resource}`);
+  if (config.slack) {
+    line(
+      'ok',
+      `HTTP mode: Slack identity auth, ${config.slack.signingSecrets.length} signing secret(s), workspaces ${config.slack.teams.join(', ')}`,
+    );
+  }
+  const { owners, clientIds } = config.delegation;
+  if (owners.length + clientIds.length > 0) {
+    line('ok', `HTTP mode: delegating bots ${[...owners, ...clientIds.map((c) => `client:${c}`)].join(', ')}`);
+  }
   const problem = await portProblem(host, port);
   if (problem)
     line(

@@ -3,6 +3,7 @@
  * strings in). Messages never quote a signing secret.
  */
 import type { DelegationConfig } from './delegation.js';
+import { namedTokenOwner } from './identity.js';
 import type { SlackAuthConfig } from './slack-auth.js';
 
 const list = (v: string | undefined) =>
@@ -70,7 +71,7 @@ export function parseDelegating(
       if (!/^\S{1,200}$/.test(id))
         problems.push(`GENPLAT_HTTP_DELEGATING: "${entry}" needs an OAuth client id after client:`);
       else clientIds.push(id);
-    } else if (Object.hasOwn(tokenNames, entry)) owners.push(`token:${entry}`);
+    } else if (Object.hasOwn(tokenNames, entry)) owners.push(namedTokenOwner(entry));
     else {
       problems.push(
         `GENPLAT_HTTP_DELEGATING: "${entry}" is not the name of a token in GENPLAT_HTTP_TOKEN (write name=<token> there) nor client:<OAuth client id>`,

@@ -4,8 +4,13 @@
  * share nothing. Each is their own caller: jobs recorded under their own id, list_jobs / get_job / wait_for_jobs /
  * genplat://jobs, confirmation tokens and per-person budgets are theirs alone; B redeeming A's token sends nothing.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runAuditExport } from '../../src/audit/cli.js';
+import { createLogger } from '../../src/log.js';
 import { type HttpFixture, sc, startHttpFixture, type TestClient, text } from './helpers.js';
 import { delegatingFetch, OLD_SLACK_SECRET, SLACK_SECRET, slackFetch } from './people-clients.js';
 
@@ -36,8 +41,16 @@ const PAIRS: Pair[] = [
 ];
 
 let f: HttpFixture;
+let peopleDir: string;
 
 beforeAll(async () => {
+  // The people file names Ada (a Slack person) and Alice (a bot's person); Bob is named by nobody.
+  peopleDir = await mkdtemp(join(tmpdir(), 'genplat-people-'));
+  const peopleFile = join(peopleDir, 'people.yaml');
+  await writeFile(
+    peopleFile,
+    'slack:T1:U_ADA: { name: Ada Lovelace, email: ada@example.com }\ntoken:chatbot:alice: { name: "=Alice" }\n',
+  );
   f = await startHttpFixture({
     confirm: { mode: 'always' },
     env: {
@@ -46,11 +59,15 @@ beforeAll(async () => {
       GENPLAT_SLACK_SIGNING_SECRETS: `${SLACK_SECRET},${OLD_SLACK_SECRET}`,
       GENPLAT_SLACK_TEAMS: 'T1',
       // Per-person budgets: B of each pair may not spend at all, A has the default (none).
+      GENPLAT_PEOPLE: peopleFile,
       GENPLAT_USER_BUDGETS: JSON.stringify({ 'slack:T1:U_CAROL': 0, 'token:chatbot:carol': 0 }),
     },
   });
 });
-afterAll(() => f.close());
+afterAll(async () => {
+  await f.close();
+  await rm(peopleDir, { recursive: true, force: true });
+});
 beforeEach(() => f.sim.log.clear());
 
 async function ownerInStore(handle: string): Promise<string | undefined> {
@@ -142,5 +159,36 @@ describe.each(PAIRS)('$label', (pair) => {
     expect(JSON.stringify(r)).toMatch(/per-user daily budget of 0 credits/);
     expect(JSON.stringify(r)).toContain(pair.token === '' ? 'slack:T1:U_CAROL' : 'token:chatbot:carol');
     expect(f.sim.log.count(GENERATE)).toBe(0);
+  });
+});
+
+describe('the audit export names the people', () => {
+  async function exported(format: 'csv' | 'jsonl'): Promise<string> {
+    let out = '';
+    const code = await runAuditExport(
+      f.config,
+      { format, since: undefined, user: undefined },
+      createLogger('error', () => {}),
+      (c) => {
+        out += c;
+      },
+    );
+    expect(code).toBe(0);
+    return out;
+  }
+
+  it("each paid call: the requester's id, and the name and e-mail of the people file", async () => {
+    const rows = (await exported('jsonl'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const of = (owner: string) => rows.find((r) => r.owner === owner);
+    expect(of('slack:T1:U_ADA')).toMatchObject({ owner_name: 'Ada Lovelace', owner_email: 'ada@example.com' });
+    expect(of('token:chatbot:alice')).toMatchObject({ owner_name: '=Alice', owner_email: null });
+    // The CSV carries the same columns; a name a spreadsheet would run is defused.
+    const csv = await exported('csv');
+    expect(csv.split('\r\n')[0]).toMatch(/^ledger_id,admitted_at,owner,owner_name,owner_email,tool,/);
+    expect(csv).toContain(',slack:T1:U_ADA,Ada Lovelace,ada@example.com,create_talking_video,');
+    expect(csv).toContain(",token:chatbot:alice,'=Alice,,create_talking_video,");
   });
 });
