@@ -161,7 +161,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_SLACK_SIGNING_SECRETS',
     meaning:
-      "Slack identity auth (docs/chat-bots.md \"Identity\"): the Slack app's signing secret(s), comma-separated (a rotation, several apps). Set = requests carrying `X-Slack-Signature` are checked against them (HMAC over the raw body, ±5 min) and their caller is the Slack person of `params._meta.slack` (`slack:<team>:<user>`, `slack:<enterprise>:<user>` in Enterprise Grid); no bearer token needed. Needs `GENPLAT_SLACK_TEAMS`.",
+      'Slack identity auth (docs/chat-bots.md "Identity"): the Slack app\'s signing secret(s), comma-separated (a rotation, several apps). Set = requests carrying `X-Slack-Signature` are checked against them (HMAC over the raw body, ±5 min) and their caller is the Slack person of `params._meta.slack` (`slack:<team>:<user>`, `slack:<enterprise>:<user>` in Enterprise Grid); no bearer token needed. Needs `GENPLAT_SLACK_TEAMS`.',
     default: 'off',
   },
   {
@@ -173,7 +173,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PEOPLE',
     meaning:
-      'The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups}`, shown in `audit export` and approval messages (names from OAuth `name`/`email` claims and a bot\'s `name` otherwise). Checked at start and by `doctor`.',
+      "The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups}`: `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot's `name`). Checked at start and by `doctor`.",
     default: 'none',
   },
   {
