@@ -11,6 +11,8 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAuditExport } from '../../src/audit/cli.js';
 import { createLogger } from '../../src/log.js';
+import { TASKS_EXTENSION } from '../../src/protocol/tasks.js';
+import { callToolRaw, getTask, type Json, type RawCaller, rawModernClient } from '../helpers/raw-modern-client.js';
 import { type HttpFixture, sc, startHttpFixture, type TestClient, text } from './helpers.js';
 import { delegatingFetch, OLD_SLACK_SECRET, SLACK_SECRET, slackFetch } from './people-clients.js';
 
@@ -190,5 +192,36 @@ describe('the audit export names the people', () => {
     expect(csv.split('\r\n')[0]).toMatch(/^ledger_id,admitted_at,owner,owner_name,owner_email,tool,/);
     expect(csv).toContain(',slack:T1:U_ADA,Ada Lovelace,ada@example.com,create_talking_video,');
     expect(csv).toContain(",token:chatbot:alice,'=Alice,,create_talking_video,");
+  });
+});
+
+describe.each(PAIRS)('MCP tasks of $label', (pair) => {
+  /** A raw 2026-07-28 caller declaring tasks, each POST rewritten as the person's client does it. */
+  const taskCaller = (fetchAs: FetchLike): RawCaller =>
+    rawModernClient(
+      async (req) => {
+        const headers = new Headers(req.headers);
+        if (pair.token) headers.set('authorization', `Bearer ${pair.token}`);
+        return fetchAs(req.url, { method: 'POST', headers, body: await req.text() });
+      },
+      { url: f.url, capabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    );
+
+  it("B cannot see A's task: the same answer as a task that never existed", async () => {
+    const a = taskCaller(pair.a.fetch);
+    const b = taskCaller(pair.b.fetch);
+    const args = { avatar_id: 'av_ava', voice_script: `A task of ${pair.a.owner}.` };
+    f.sim.jobs.scriptNext({ durationMs: 600_000 });
+    const quote = await callToolRaw(a, 'create_talking_video', args);
+    const q = quote.result?.structuredContent as Json;
+    const created = await callToolRaw(a, 'create_talking_video', { ...args, confirmation_token: q.confirmation_token });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result?.taskId as string;
+    expect((await getTask(a, taskId)).result).toMatchObject({ taskId, status: 'working' });
+    const stolen = await getTask(b, taskId);
+    const unknown = await getTask(b, `${taskId.slice(0, -4)}AAAA`);
+    expect(stolen.result).toBeUndefined();
+    expect(stolen.error?.message).toMatch(/not found/i);
+    expect(stolen.error).toEqual(unknown.error);
   });
 });
