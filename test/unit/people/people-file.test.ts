@@ -139,6 +139,30 @@ describe('identity settings', () => {
     expect(problems({ GENPLAT_SLACK_TEAMS: 'T1' }).join()).toMatch(/without GENPLAT_SLACK_SIGNING_SECRETS/);
   });
 
+  it('doctor --http: Slack auth alone lets the server start; delegating bots and the people file are listed', async () => {
+    const path = await file('doctor-people.json', JSON.stringify({ 'slack:T1:U_ADA': ADA }));
+    const lines: string[] = [];
+    await runDoctor({
+      argv: ['doctor', '--sandbox', '--http', '--port', '0'],
+      env: {
+        GENPLAT_STATE_DIR: dir,
+        GENPLAT_SLACK_SIGNING_SECRETS: 'slack-signing-secret-0123456789ab',
+        GENPLAT_SLACK_TEAMS: 'T1',
+        GENPLAT_HTTP_TOKEN: 'chatbot=chatbot-token-0123456789',
+        GENPLAT_HTTP_DELEGATING: 'chatbot,client:agent-platform',
+        GENPLAT_PEOPLE: path,
+      },
+      out: (l) => lines.push(l),
+      timeoutMs: 5000,
+    });
+    const out = lines.join('\n');
+    expect(out).toContain('✓ HTTP mode: Slack identity auth, 1 signing secret(s), workspaces T1');
+    expect(out).toContain('✓ HTTP mode: delegating bots token:chatbot, client:agent-platform');
+    expect(out).toContain(`✓ GENPLAT_PEOPLE: 1 people from ${path}`);
+    expect(out).not.toContain('slack-signing-secret-0123456789ab');
+    expect(out).not.toMatch(/✗ HTTP mode/);
+  });
+
   it('delegation: named tokens by name, OAuth clients as client:<id>; an unknown name is refused', () => {
     const c = load({
       GENPLAT_HTTP_TOKEN: 'chatbot=chatbot-token-0123456789,ci=ci-token-0123456789abcd',
