@@ -74,6 +74,12 @@ export function staticAuthInfo(owner: string, nowSeconds: number): AuthInfo {
   };
 }
 
+/** The name and e-mail a verified request carried for its person (OAuth claims, a delegating bot's `name`). */
+export function callerNames(authInfo: AuthInfo | undefined): { name?: string; email?: string } {
+  const { name, email } = (authInfo?.extra ?? {}) as Partial<CallerExtra>;
+  return { ...(typeof name === 'string' ? { name } : {}), ...(typeof email === 'string' ? { email } : {}) };
+}
+
 /** The owner behind a verified request; undefined when it carries none (a programming error upstream). */
 export function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
   const owner = authInfo?.extra?.owner;

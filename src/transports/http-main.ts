@@ -19,6 +19,7 @@ import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
 import { startCampaignSender } from '../paid/campaign-sender.js';
 import { TOKEN_TTL_MS } from '../paid/token.js';
+import { describePerson } from '../people/directory.js';
 import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import type { Simulator } from '../sim/index.js';
@@ -209,8 +210,9 @@ export async function startHttpRuntime(
         : {}),
       ...(config.slack ? { slack: config.slack } : {}),
       delegation: config.delegation,
-      buildServer: (owner, era) =>
+      buildServer: (owner, era, names) =>
         buildServer({
+          person: describePerson(config.people, owner, names),
           config,
           client,
           jobs,

@@ -26,7 +26,7 @@ import {
 import { authThrottle } from '../auth/auth-throttle.js';
 import { applyDelegation, type DelegationConfig } from '../auth/delegation.js';
 import { createGate } from '../auth/gate.js';
-import { ownerOf } from '../auth/identity.js';
+import { callerNames, ownerOf } from '../auth/identity.js';
 import type { OAuthConfig } from '../auth/oauth-config.js';
 import { metadataRoute } from '../auth/resource-metadata.js';
 import { checkSlackRequest, hasSlackHeaders, type IdentityVerdict, type SlackAuthConfig } from '../auth/slack-auth.js';
@@ -70,8 +70,11 @@ export interface HttpServerOptions {
   rateLimitPerMin: number;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Builds the MCP server that answers one request of this caller, in the request's protocol era. */
-  buildServer(owner: string, era: 'legacy' | 'modern'): McpServer;
+  /**
+   * Builds the MCP server that answers one request of this caller, in the request's protocol era. `names`: what
+   * the request or its token said the person is called (OAuth claims, a delegating bot's `name`).
+   */
+  buildServer(owner: string, era: 'legacy' | 'modern', names: { name?: string; email?: string }): McpServer;
   /** Change events for `subscriptions/listen` streams (default: in-process only; a fleet passes one over PostgreSQL). */
   bus?: ServerEventBus;
   /** Routes outside the MCP endpoint, checked before it (no bearer token: each route authenticates itself). */
@@ -144,7 +147,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       const owner = ownerOf(authInfo);
       // Unreachable: every request reaching the handler was authenticated below.
       if (!owner) throw new Error('unauthenticated request reached the MCP handler');
-      return opts.buildServer(owner, era);
+      return opts.buildServer(owner, era, callerNames(authInfo));
     },
     {
       ...(opts.bus ? { bus: opts.bus } : {}),
