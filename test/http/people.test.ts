@@ -195,17 +195,44 @@ describe('the audit export names the people', () => {
   });
 });
 
-describe.each(PAIRS)('MCP tasks of $label', (pair) => {
+describe.each(PAIRS)('MCP tasks and forms of $label', (pair) => {
   /** A raw 2026-07-28 caller declaring tasks, each POST rewritten as the person's client does it. */
-  const taskCaller = (fetchAs: FetchLike): RawCaller =>
+  const taskCaller = (fetchAs: FetchLike, capabilities: object = {}): RawCaller =>
     rawModernClient(
       async (req) => {
         const headers = new Headers(req.headers);
         if (pair.token) headers.set('authorization', `Bearer ${pair.token}`);
         return fetchAs(req.url, { method: 'POST', headers, body: await req.text() });
       },
-      { url: f.url, capabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      { url: f.url, capabilities: { extensions: { [TASKS_EXTENSION]: {} }, ...capabilities } },
     );
+
+  it("B answering A's consent form (A's requestState) sends nothing; A's own answer is sent", async () => {
+    const form = { elicitation: { form: {} } };
+    const a = taskCaller(pair.a.fetch, form);
+    const b = taskCaller(pair.b.fetch, form);
+    const args = { avatar_id: 'av_ava', voice_script: `A form of ${pair.a.owner}.` };
+    const ask = await callToolRaw(a, 'create_talking_video', args);
+    expect(ask.result?.resultType).toBe('input_required');
+    const answer = (who: RawCaller) =>
+      who(
+        'tools/call',
+        {
+          name: 'create_talking_video',
+          arguments: args,
+          inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+          requestState: ask.result?.requestState,
+        },
+        'create_talking_video',
+      );
+    const stolen = await answer(b);
+    expect(stolen.result?.resultType).toBe('complete');
+    expect((stolen.result?.structuredContent as Json).reason).toMatch(/belongs to another caller/);
+    expect(f.sim.log.count(GENERATE)).toBe(0);
+    const mine = await answer(a);
+    expect(mine.result?.resultType).toBe('task');
+    expect(f.sim.log.count(GENERATE)).toBe(1);
+  });
 
   it("B cannot see A's task: the same answer as a task that never existed", async () => {
     const a = taskCaller(pair.a.fetch);
