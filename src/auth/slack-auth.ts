@@ -26,7 +26,7 @@ export interface SlackAuthConfig {
 
 export type IdentityVerdict =
   | { ok: true; owner: string; authInfo: AuthInfo }
-  | { ok: false; status: 401 | 403; message: string };
+  | { ok: false; status: 401 | 403; message: string; badSignature?: boolean };
 
 /** True when the request carries Slack's headers (then only Slack's rules judge it). */
 export function hasSlackHeaders(headers: Record<string, string | string[] | undefined>): boolean {
@@ -56,7 +56,7 @@ export function checkSlackRequest(opts: {
       stale: 'Unauthorized: X-Slack-Request-Timestamp is more than 5 minutes from the server clock',
       mismatch: "Unauthorized: X-Slack-Signature does not match any of the Slack app's signing secrets configured here",
     }[signed.reason];
-    return { ok: false, status: 401, message };
+    return { ok: false, status: 401, message, badSignature: true };
   }
   const person = slackPersonOf(opts.body);
   if (!person) {

@@ -203,7 +203,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         body: parseJsonBody(raw),
         nowMs: now(),
       });
-      if (!identity.ok && identity.status === 401) throttle.failed(addr);
+      // Only a bad signature counts toward the address's throttle: Slack's people share Slack's few addresses, and
+      // a signed request that names nobody says nothing about guessing.
+      if (!identity.ok && identity.badSignature) throttle.failed(addr);
     } else {
       const verdict = await gate.check(authorization, entry);
       if (!verdict.ok) {

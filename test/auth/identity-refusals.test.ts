@@ -116,6 +116,27 @@ describe.each(FIRST_REQUESTS)('$era first request', ({ body: first, headers: era
   });
 });
 
+describe('the failed-authentication throttle', () => {
+  it('counts bad Slack signatures (then 429), never signed requests that name nobody', async () => {
+    const [{ body: first }] = FIRST_REQUESTS;
+    for (let i = 0; i < 12; i++) {
+      expect(
+        (await rawRequest(f.url, { headers: slackHeaders(first, SLACK_SECRET, serverNow()), body: first })).status,
+      ).toBe(401);
+    }
+    const body = withMeta(first, ADA);
+    expect((await rawRequest(f.url, { headers: slackHeaders(body, SLACK_SECRET, serverNow()), body })).status).toBe(
+      200,
+    );
+    const wrong = slackHeaders(body, 'not-the-signing-secret-0123456789', serverNow());
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await rawRequest(f.url, { headers: wrong, body })).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    expect(f.idp.requests).toHaveLength(0);
+  });
+});
+
 describe('accepted people', () => {
   it('an Enterprise Grid person is slack:<enterprise>:<user>, allowed by the org id', async () => {
     const c = await connectClient(f.url, '', {
