@@ -5,8 +5,10 @@
  * charges) is in the store, so any instance on the same PostgreSQL answers any request: no session affinity.
  *
  * In front of the handler, in this order: path → Host (DNS rebinding; the SDK's guard) → Origin (the SDK's
- * guard) → failed-authentication throttle per address (src/auth/auth-throttle.ts) → bearer token, static or
- * OAuth (src/auth/gate.ts) → per-caller rate limit → in-flight caps. The body
+ * guard) → failed-authentication throttle per address (src/auth/auth-throttle.ts) → who the person is (issue 28):
+ * a Slack-signed request by Slack's rules alone (src/auth/slack-auth.ts), else a bearer token, static or OAuth
+ * (src/auth/gate.ts), and the person a delegating bot names (src/auth/delegation.ts); both read the body once
+ * (./raw-body.ts) → per-caller (per-person) rate limit → in-flight caps. The body
  * limit is the SDK adapter's. Paths: `/mcp` (static tokens and, when configured, OAuth with its metadata at
  * `/.well-known/oauth-protected-resource…`) and `/static/mcp` (static tokens only, no OAuth advertised: for hosts
  * that drop a configured header once a server advertises OAuth).
