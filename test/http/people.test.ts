@@ -227,7 +227,7 @@ describe.each(PAIRS)('MCP tasks and forms of $label', (pair) => {
       );
     const stolen = await answer(b);
     expect(stolen.result?.resultType).toBe('complete');
-    expect((stolen.result?.structuredContent as Json).reason).toMatch(/belongs to another caller/);
+    expect((stolen.result?.structuredContent as Json | undefined)?.reason).toMatch(/belongs to another caller/);
     expect(f.sim.log.count(GENERATE)).toBe(0);
     const mine = await answer(a);
     expect(mine.result?.resultType).toBe('task');
