@@ -165,7 +165,12 @@ async function checkApprovals(config: Config, line: Line): Promise<void> {
   const { loadApprovalPolicy } = await import('./approvals/load-policy.js');
   try {
     const policy = await loadApprovalPolicy(config.approvalsFile);
-    line('ok', `approvals: ${policy.rules.length} rule(s) from ${config.approvalsFile}`);
+    const { policyPeopleProblems } = await import('./approvals/people-check.js');
+    const { errors, warnings } = policyPeopleProblems(policy, config.people);
+    for (const e of errors) line('fail', `GENPLAT_APPROVALS (${config.approvalsFile}): ${e}`);
+    for (const w of warnings) line('info', `approvals: ${w}`);
+    if (errors.length === 0) line('ok', `approvals: ${policy.rules.length} rule(s) from ${config.approvalsFile}`);
+    else line('info', 'the server refuses to start until every group the policy names has members in GENPLAT_PEOPLE');
   } catch (err) {
     const problems =
       err instanceof ConfigurationError ? err.problems : [err instanceof Error ? err.message : String(err)];

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { closest } from '../did-you-mean.js';
 import { ConfigurationError } from '../errors.js';
+import { policyPeopleProblems } from './people-check.js';
 import { type ApprovalPolicy, KNOWN_KEYS, PolicyFileSchema, toPolicy } from './policy-schema.js';
 
 export type PolicyFormat = 'json' | 'yaml';
@@ -73,7 +74,13 @@ export async function parseApprovalPolicy(text: string, format: PolicyFormat, so
  */
 export async function withApprovalPolicy(config: Config): Promise<Config> {
   if (!config.approvalsFile) return config;
-  return { ...config, approvals: await loadApprovalPolicy(config.approvalsFile) };
+  const approvals = await loadApprovalPolicy(config.approvalsFile);
+  // A group nobody is in would make a rule never match (calls go through that should wait) or approve nothing:
+  // refused like any other error of the file. Unknown approver ids are only warnings (doctor shows them).
+  const { errors } = policyPeopleProblems(approvals, config.people);
+  if (errors.length > 0)
+    throw new ConfigurationError(errors.map((e) => `GENPLAT_APPROVALS (${config.approvalsFile}): ${e}`));
+  return { ...config, approvals };
 }
 
 /** `rules[0].when.credits_at_least` from zod's path. */

@@ -14,6 +14,8 @@ import { ENTRY, ensureBuilt } from '../helpers/build.js';
 let dir: string;
 let good: string;
 let bad: string;
+/** Valid on its own, but its approver group has nobody in it: it would approve nothing. */
+let emptyGroup: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'genplat-approvals-doctor-'));
   good = join(dir, 'good.json');
@@ -23,6 +25,8 @@ beforeAll(async () => {
     bad,
     'rules:\n  - name: big spend\n    when: { credits_at_least: 0 }\n    approvers: [slack:T1:U_LEAD]\n',
   );
+  emptyGroup = join(dir, 'leads.json');
+  await writeFile(emptyGroup, '{"rules": [{"when": {"credits_at_least": 300}, "approver_groups": ["leads"]}]}');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -51,6 +55,14 @@ describe('doctor', () => {
     expect(code).toBe(1);
   });
 
+  it('a group the people file does not know fails, naming the rule and the field', async () => {
+    const { code, out } = await doctor({ GENPLAT_STATE_DIR: join(dir, 'state'), GENPLAT_APPROVALS: emptyGroup });
+    expect(out).toContain(
+      `✗ GENPLAT_APPROVALS (${emptyGroup}): rules[0].approver_groups: nobody in GENPLAT_PEOPLE is in group "leads"`,
+    );
+    expect(code).toBe(1);
+  });
+
   it('no policy file: said so, nothing fails', async () => {
     const { code, out } = await doctor({ GENPLAT_STATE_DIR: join(dir, 'state') });
     expect(out).toContain('• approvals: no GENPLAT_APPROVALS, no call waits for an approval');
@@ -75,6 +87,12 @@ describe('start-up (the built bin)', () => {
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain(`genplat-mcp: ${badLine(bad)}`);
     expect(r.stdout).toBe('');
+  });
+
+  it('refuses to start when a group of the policy has nobody in it (calls would wait for no one)', () => {
+    const r = start(emptyGroup);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('rules[0].approver_groups: nobody in GENPLAT_PEOPLE is in group "leads"');
   });
 
   it('starts with a good policy file', () => {
