@@ -76,6 +76,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'unset: the per-call ceiling is quoted',
   },
   {
+    env: 'GENPLAT_APPROVALS',
+    meaning:
+      "Approval policy: a `.json`, `.yaml` or `.yml` file of rules (a call's credits, an unbounded quote, the day's spend, a tool, a group → who must approve; never the requester). Checked at start and by `doctor`, each error naming the rule and field. See docs/approvals.md.",
+    default: 'unset: no call waits for an approval',
+  },
+  {
     env: 'GENPLAT_STATE_DIR',
     flag: '--state-dir',
     meaning:
@@ -143,7 +149,31 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_HTTP_TOKEN',
     meaning:
-      'Static bearer token(s) for headless callers (bots, CI): comma-separate one per caller, each ≥ 16 characters, `name=<token>` to name a caller (owner `token:<name>`; an unnamed token keeps its 0.1 owner id). Each caller sees only its own jobs and confirmation tokens. Accepted at `/mcp` and at `/static/mcp` (no OAuth advertised there). HTTP mode refuses to start without a token or `GENPLAT_OAUTH_ISSUER`.',
+      'Static bearer token(s) for headless callers (bots, CI): comma-separate one per caller, each ≥ 16 characters, `name=<token>` to name a caller (owner `token:<name>`; an unnamed token keeps its 0.1 owner id). Each caller sees only its own jobs and confirmation tokens. Accepted at `/mcp` and at `/static/mcp` (no OAuth advertised there). HTTP mode refuses to start without a token, `GENPLAT_OAUTH_ISSUER` or `GENPLAT_SLACK_SIGNING_SECRETS`.',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_HTTP_DELEGATING',
+    meaning:
+      'Bot credentials that may act for people (docs/chat-bots.md "Identity"): comma-separated names of named tokens of `GENPLAT_HTTP_TOKEN` and `client:<OAuth client id>` entries. Such a bot names the person of each request in `params._meta["io.genplat/on_behalf_of"] = {"id": "<person>", "name"?: "<display name>"}`; the caller is then `<bot owner>:<person>` (`token:chatbot:alice`). Any other credential naming a person is refused (403).',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_SLACK_SIGNING_SECRETS',
+    meaning:
+      'Slack identity auth (docs/chat-bots.md "Identity"): the Slack app\'s signing secret(s), comma-separated (a rotation, several apps). Set = requests carrying `X-Slack-Signature` are checked against them (HMAC over the raw body, ±5 min) and their caller is the Slack person of `params._meta.slack` (`slack:<team>:<user>`, `slack:<enterprise>:<user>` in Enterprise Grid); no bearer token needed. Needs `GENPLAT_SLACK_TEAMS`.',
+    default: 'off',
+  },
+  {
+    env: 'GENPLAT_SLACK_TEAMS',
+    meaning:
+      'The Slack workspaces (team ids `T…`) and Enterprise Grid orgs (`E…`) whose people may call, comma-separated; anyone else is refused (403).',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_PEOPLE',
+    meaning:
+      "The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups}`: `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot's `name`). Checked at start and by `doctor`.",
     default: 'none',
   },
   {
@@ -175,7 +205,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
       'RFC 7662 introspection endpoint for opaque (non-JWT) access tokens; needs `GENPLAT_OAUTH_CLIENT_ID` and `GENPLAT_OAUTH_CLIENT_SECRET` (our confidential client at the issuer). A token is introspected once and remembered until its `exp` (a refused one for 10 s); see docs/security.md.',
     default: 'unset (JWT only)',
   },
-  { env: 'GENPLAT_OAUTH_CLIENT_ID', meaning: 'Our client id at the issuer, for introspection.', default: 'unset' },
+  {
+    env: 'GENPLAT_OAUTH_CLIENT_ID',
+    meaning:
+      "Our confidential client id at the issuer: for introspection, and for the approval page's sign-in (authorization code + PKCE; register `<GENPLAT_PUBLIC_URL>/approve/callback` as its redirect URI: docs/approvals-page.md).",
+    default: 'unset',
+  },
   {
     env: 'GENPLAT_OAUTH_CLIENT_SECRET',
     meaning: 'Its secret (kept out of logs like the API key).',

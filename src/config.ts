@@ -8,12 +8,17 @@ import { delimiter, join, resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import type { ApprovalPolicy } from './approvals/policy-schema.js';
+import type { DelegationConfig } from './auth/delegation.js';
+import { parseDelegating, parseSlackAuth } from './auth/identity-config.js';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
+import type { SlackAuthConfig } from './auth/slack-auth.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
 import { CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
 export const TOOLSETS = [
@@ -110,6 +115,13 @@ export interface Config {
    * the platform publishes bounds the price. Keys: `<tool>`, `run_model:<model id>`, `<tool>:<model>` etc.
    */
   priceTable: Record<string, number>;
+  /**
+   * `GENPLAT_APPROVALS`: the approval policy file (absolute path; docs/approvals.md). Read and validated at
+   * start-up and by doctor (src/approvals/load-policy.ts), not here: YAML needs an async import.
+   */
+  approvalsFile?: string | undefined;
+  /** The policy read from `approvalsFile` at start-up (`withApprovalPolicy`); undefined = no call needs approval. */
+  approvals?: ApprovalPolicy | undefined;
   stateDir: string;
   /**
    * `<state dir>/sandbox`: the sandbox's job store (it is `stateDir` in sandbox mode) and the simulator's saved
@@ -141,6 +153,20 @@ export interface Config {
    * Undefined = static tokens only.
    */
   oauth?: OAuthConfig | undefined;
+  /** HTTP mode: Slack identity auth (`GENPLAT_SLACK_SIGNING_SECRETS` + `GENPLAT_SLACK_TEAMS`); undefined = off. */
+  slack?: SlackAuthConfig | undefined;
+  /** HTTP mode: bot credentials that may act for people (`GENPLAT_HTTP_DELEGATING`, src/auth/delegation.ts). */
+  delegation: DelegationConfig;
+  /** `GENPLAT_PEOPLE`: owner id → name, e-mail, groups (src/people/); empty when unset. */
+  people: PeopleDirectory;
+  /** The people file's path, for doctor. */
+  peopleFile?: string | undefined;
+  /**
+   * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
+   * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
+   * both are set and OAuth is on.
+   */
+  oauthClient?: { clientId: string; clientSecret: string } | undefined;
   /**
    * HTTP mode: our public https base; set = webhooks on (per-job callback URLs `<base>/hooks/<id>`, receiver in
    * src/webhooks/). The proxy in front must forward `<base>/hooks/*` to this server's `/hooks/*`.
@@ -216,6 +242,7 @@ const EnvSchema = z.object({
   GENPLAT_PRICE_TABLE: z.string().optional(),
   GENPLAT_USER_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_USER_MAX_CREDITS_PER_DAY', 0).optional(),
   GENPLAT_USER_BUDGETS: z.string().optional(),
+  GENPLAT_APPROVALS: z.string().trim().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
     .string()
@@ -240,6 +267,10 @@ const EnvSchema = z.object({
   GENPLAT_ELICITATION_TIMEOUT_MS: intFrom('GENPLAT_ELICITATION_TIMEOUT_MS', 1000).optional(),
   // Comma-separated, one token per caller, `name=token` or `token`: checked by parseHttpTokens (never quoted).
   GENPLAT_HTTP_TOKEN: z.string().optional(),
+  GENPLAT_HTTP_DELEGATING: z.string().optional(),
+  GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
+  GENPLAT_SLACK_TEAMS: z.string().optional(),
+  GENPLAT_PEOPLE: z.string().optional(),
   GENPLAT_OAUTH_ISSUER: z.string().optional(),
   GENPLAT_OAUTH_RESOURCE: z.string().optional(),
   GENPLAT_OAUTH_AUDIENCE: z.string().optional(),
@@ -854,6 +885,10 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     problems.push('GENPLAT_HTTP_TOKEN must be at least 16 characters (each token, when comma-separated)');
   }
   const oauth = parseOAuthConfig(e, publicUrl, problems);
+  const slack = parseSlackAuth(e.GENPLAT_SLACK_SIGNING_SECRETS, e.GENPLAT_SLACK_TEAMS, problems);
+  const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
+  const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
+  const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -875,6 +910,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       : {}),
     userBudgets,
     priceTable,
+    ...(e.GENPLAT_APPROVALS ? { approvalsFile: resolve(e.GENPLAT_APPROVALS) } : {}),
     // Sandbox spend and jobs never mix with real ones.
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
     sandboxDir: join(baseStateDir, 'sandbox'),
@@ -911,6 +947,14 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     },
     publicUrl,
     oauth,
+    oauthClient:
+      oauth && e.GENPLAT_OAUTH_CLIENT_ID?.trim() && e.GENPLAT_OAUTH_CLIENT_SECRET?.trim()
+        ? { clientId: e.GENPLAT_OAUTH_CLIENT_ID.trim(), clientSecret: e.GENPLAT_OAUTH_CLIENT_SECRET.trim() }
+        : undefined,
+    slack,
+    delegation,
+    people,
+    peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',
     outputDir: e.GENPLAT_OUTPUT_DIR ?? defaultOutputDir(),

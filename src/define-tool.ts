@@ -14,6 +14,7 @@ import type { JobKind, JobRef } from './jobs/handle.js';
 import type { Poller } from './jobs/poller.js';
 import type { CampaignItemFile, JobRecord, JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
+import type { PersonLabel } from './people/directory.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -41,6 +42,11 @@ export interface ToolContext {
   progress(p: { progress: number; total?: number; message?: string }): Promise<void>;
   /** HTTP mode: the authenticated caller; undefined on stdio. Jobs and tokens are bound to it. */
   owner: string | undefined;
+  /**
+   * HTTP mode: who the caller is, for messages people read (approvals): the people file's name and e-mail, else
+   * the request's (OAuth claims, a delegating bot's `name`). A label only: `owner` decides everything.
+   */
+  person?: PersonLabel;
   /**
    * Billable calls: the folders a local file path may name (the client's MCP roots, else GENPLAT_INPUT_DIRS;
    * src/files/confine.ts). Absent = none (local paths refused).

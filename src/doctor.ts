@@ -110,6 +110,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     return 1;
   }
   line('ok', 'configuration loads');
+  // Loading validated every entry (a bad one fails above, naming the entry and field).
+  if (config.peopleFile) line('ok', `GENPLAT_PEOPLE: ${config.people.size} people from ${config.peopleFile}`);
+  await checkApprovals(config, line);
   // The key's value never reaches output; its length helps spot a truncated paste.
   const key = config.apiKey;
   if (key) {
@@ -153,18 +156,55 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
 
 type Line = (mark: Mark, text: string, fix?: string) => void;
 
+/** GENPLAT_APPROVALS: the server refuses to start with a file it cannot read or validate; say why, line by line. */
+async function checkApprovals(config: Config, line: Line): Promise<void> {
+  if (!config.approvalsFile) {
+    line('info', 'approvals: no GENPLAT_APPROVALS, no call waits for an approval');
+    return;
+  }
+  const { loadApprovalPolicy } = await import('./approvals/load-policy.js');
+  try {
+    const policy = await loadApprovalPolicy(config.approvalsFile);
+    const { policyPeopleProblems } = await import('./approvals/people-check.js');
+    const { errors, warnings } = policyPeopleProblems(policy, config.people);
+    for (const e of errors) line('fail', `GENPLAT_APPROVALS (${config.approvalsFile}): ${e}`);
+    for (const w of warnings) line('info', `approvals: ${w}`);
+    if (errors.length === 0) line('ok', `approvals: ${policy.rules.length} rule(s) from ${config.approvalsFile}`);
+    else line('info', 'the server refuses to start until every group the policy names has members in GENPLAT_PEOPLE');
+  } catch (err) {
+    const problems =
+      err instanceof ConfigurationError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    for (const p of problems) line('fail', p);
+    line(
+      'info',
+      'the server refuses to start until the approval policy loads',
+      'See docs/approvals.md for the format.',
+    );
+  }
+}
+
 /** `--http`: the server refuses to start without a token or OAuth, and cannot serve on a port already taken. */
 async function checkHttp(config: Config, line: Line): Promise<void> {
   const { host, port, tokens } = config.http;
-  if (tokens.length === 0 && !config.oauth) {
+  if (tokens.length === 0 && !config.oauth && !config.slack) {
     line(
       'fail',
-      'HTTP mode: no GENPLAT_HTTP_TOKEN and no OAuth (GENPLAT_OAUTH_ISSUER): the server refuses to start',
+      'HTTP mode: no GENPLAT_HTTP_TOKEN, no OAuth (GENPLAT_OAUTH_ISSUER) and no Slack auth (GENPLAT_SLACK_SIGNING_SECRETS): the server refuses to start',
       "Set GENPLAT_HTTP_TOKEN to a random value of 16+ characters (node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\"), one per caller, comma-separated; or configure OAuth (docs/security.md).",
     );
   }
   if (tokens.length > 0) line('ok', `HTTP mode: ${tokens.length} bearer token(s) set`);
   if (config.oauth) line('ok', `HTTP mode: OAuth sign-in from ${config.oauth.issuer} for ${config.oauth.resource}`);
+  if (config.slack) {
+    line(
+      'ok',
+      `HTTP mode: Slack identity auth, ${config.slack.signingSecrets.length} signing secret(s), workspaces ${config.slack.teams.join(', ')}`,
+    );
+  }
+  const { owners, clientIds } = config.delegation;
+  if (owners.length + clientIds.length > 0) {
+    line('ok', `HTTP mode: delegating bots ${[...owners, ...clientIds.map((c) => `client:${c}`)].join(', ')}`);
+  }
   const problem = await portProblem(host, port);
   if (problem)
     line(

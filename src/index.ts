@@ -156,10 +156,15 @@ async function main(): Promise<void> {
     }
     return;
   }
+  // A bad approval policy stops the server here, like any other setting (exit 2, one line per problem): running
+  // without the approvals the operator asked for would let calls through that should wait.
+  const served = config.approvalsFile
+    ? await (await import('./approvals/load-policy.js')).withApprovalPolicy(config)
+    : config;
   if (cli.http) {
     const { serveHttp } = await import('./transports/http-main.js');
-    await serveHttp(config, log);
-  } else await serve(config, log);
+    await serveHttp(served, log);
+  } else await serve(served, log);
   // Under npx/npm a SIGTERM to npm's pid never reaches us (src/parent-watch.ts): stop when npm is gone.
   if (startedByNpm(process.env)) {
     watchParent(() => {

@@ -2,6 +2,7 @@
  * What every server build is made from (`buildServer`, the deferred stdio server, the shell and the handlers): its
  * own module so those files share it without importing each other.
  */
+
 import type { ResourceSpec } from '../resources/index.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
@@ -13,6 +14,7 @@ import type { JobStore } from './jobs/store.js';
 import type { PaidStep } from './kill-steps.js';
 import type { Logger } from './log.js';
 import type { CallbackUrlMaker } from './paid/callback.js';
+import type { PersonLabel } from './people/directory.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
 
 export interface ServerDeps {
@@ -26,6 +28,8 @@ export interface ServerDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string;
+  /** HTTP mode: who the caller is, for messages people read (src/people/directory.ts); undefined on stdio. */
+  person?: PersonLabel;
   /** Defaults to ALL_TOOLS. */
   tools?: ToolSpec[];
   /** Defaults to ALL_RESOURCES. */

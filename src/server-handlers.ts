@@ -56,6 +56,7 @@ export function installHandlers(
     poller,
     log: deps.log,
     owner: deps.owner,
+    ...(deps.person ? { person: deps.person } : {}),
   };
   const runtimeDeps = {
     ...runtime,

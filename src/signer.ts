@@ -1,7 +1,7 @@
 /**
  * The one signer (issue 18 item 6): every signed thing this server hands out — confirmation tokens, the
  * 2026-07-28 form's request state, task ids, webhook callback paths, self-served staged file URLs and upload
- * links, the Views' click nonces and the account fingerprint of queued campaign items — is signed here, with one key derivation
+ * links, the Views' click nonces, the approval page's links, sign-in flow, session and form tokens and the account fingerprint of queued campaign items — is signed here, with one key derivation
  * and one format, so no second HMAC scheme can drift from this one.
  *
  * - Key: HKDF-SHA256 of the store's consent key (`store.consentKey()`: 32 random bytes shared by every process
@@ -22,7 +22,8 @@ export type SignedPurpose =
   | 'staged-file'
   | 'upload-link'
   | 'account-id'
-  | 'app-view';
+  | 'app-view'
+  | 'approval-link';
 
 export interface SignOptions {
   /** Context bound into the MAC but not carried in the string (length-prefixed, so no two contexts collide). */

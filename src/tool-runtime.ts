@@ -5,6 +5,7 @@
  * estimate → consent → `store.admit` → one POST → `store.settle`), which imports nothing from the SDK.
  * Nothing throws out of a handler: a platform failure never crashes the server.
  */
+
 import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
@@ -23,6 +24,7 @@ import type { PaidStep } from './kill-steps.js';
 import type { Logger } from './log.js';
 import type { CallbackUrlMaker } from './paid/callback.js';
 import { runPaidCall, stepReached } from './paid/pipeline.js';
+import type { PersonLabel } from './people/directory.js';
 import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer } from './protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
@@ -40,6 +42,8 @@ export interface RuntimeDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string | undefined;
+  /** HTTP mode: who the caller is (name, e-mail, groups) for messages people read; undefined on stdio. */
+  person?: PersonLabel | undefined;
   /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
   now?: () => number;
   /** Confirmation-token lifetime (default `TOKEN_TTL_MS`, 10 min). */
@@ -147,6 +151,7 @@ function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
     log: deps.log,
     signal: extra.mcpReq.signal,
     owner: deps.owner,
+    ...(deps.person ? { person: deps.person } : {}),
     ...(deps.files ? { files: deps.files } : {}),
     async progress(p) {
       // Only when the client asked (it sent a token), and strictly increasing as the spec requires.

@@ -34,7 +34,7 @@ export async function runAuditExport(
   const store = await openConfiguredStore(config, log);
   try {
     const events = await store.auditEvents({ since: args.since, owner: args.user });
-    const rows = foldAudit(events);
+    const rows = foldAudit(events, config.people);
     write(args.format === 'jsonl' ? toJsonl(rows) : toCsv(rows));
     log.info(`audit export: ${rows.length} paid call(s) from ${store.description}`);
     return 0;

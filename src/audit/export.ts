@@ -1,9 +1,11 @@
 /**
  * The audit export (`genplat-mcp audit export`): one line per paid call, folded from its append-only rows
  * (`AuditEvent`): who and when from the `admit` row, the rest from the newest row. CSV (RFC 4180) or JSON
- * lines. Only the fields below leave the store: no token, key, request body or prompt text is ever in them.
+ * lines. Only the fields below leave the store: no token, key, request body or prompt text is ever in them; the
+ * people's names and e-mails come from the people file at export time (issue 28 item 8).
  */
 import { countedCredits } from '../jobs/reconcile.js';
+import { NO_PEOPLE, type PeopleDirectory } from '../people/people-file.js';
 import type { AuditEvent } from '../store/types.js';
 
 /** The columns, in order (CSV header = these names; JSONL keys = these names). */
@@ -11,6 +13,8 @@ export const AUDIT_FIELDS = [
   'ledger_id',
   'admitted_at',
   'owner',
+  'owner_name',
+  'owner_email',
   'tool',
   'kind',
   'quote_credits',
@@ -29,8 +33,11 @@ export const AUDIT_FIELDS = [
 
 export type AuditCallRow = Record<(typeof AUDIT_FIELDS)[number], string | number | null>;
 
-/** One row per call (in admission order); a call without its `admit` row (never written so) is skipped. */
-export function foldAudit(events: readonly AuditEvent[]): AuditCallRow[] {
+/**
+ * One row per call (in admission order); a call without its `admit` row (never written so) is skipped. `people`
+ * (the people file, `GENPLAT_PEOPLE`) names the owner ids: `owner_name` / `owner_email` (empty when not listed).
+ */
+export function foldAudit(events: readonly AuditEvent[], people: PeopleDirectory = NO_PEOPLE): AuditCallRow[] {
   const calls = new Map<string, { admit: AuditEvent; last: AuditEvent; count: number }>();
   for (const e of events) {
     const c = calls.get(e.ledgerId);
@@ -43,6 +50,8 @@ export function foldAudit(events: readonly AuditEvent[]): AuditCallRow[] {
       ledger_id: admit.ledgerId,
       admitted_at: admit.at,
       owner: admit.owner ?? null,
+      owner_name: (admit.owner && people.get(admit.owner)?.name) || null,
+      owner_email: (admit.owner && people.get(admit.owner)?.email) || null,
       tool: admit.tool,
       kind: last.kind ?? null,
       quote_credits: admit.quoteCredits ?? null,

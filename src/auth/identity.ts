@@ -29,14 +29,36 @@ export function namedTokenOwner(name: string): string {
   return `token:${name}`;
 }
 
+/**
+ * A Slack person (issue 28 item 1): `slack:<team_id>:<user_id>`. In an Enterprise Grid org (`enterprise_id` set)
+ * user ids are org-wide, so the person is `slack:<enterprise_id>:<user_id>`: the same person in two workspaces
+ * of one org is one owner (one budget, one list of jobs). Team ids start with T and enterprise ids with E, so the
+ * two forms never collide.
+ */
+export function slackOwner(person: { teamId: string; userId: string; enterpriseId?: string | undefined }): string {
+  return `slack:${person.enterpriseId ?? person.teamId}:${person.userId}`;
+}
+
+/** A person a delegating bot acts for, inside the bot's own namespace: `<bot owner>:<person id>`. */
+export function delegatedOwner(botOwner: string, personId: string): string {
+  return `${botOwner}:${personId}`;
+}
+
 /** What the handler factory and the tools may know of a caller. Never holds the token itself. */
 export interface CallerExtra extends Record<string, unknown> {
   owner: string;
-  /** `oauth` or `static`. */
-  via: 'oauth' | 'static';
+  /** `oauth`, `static` (a bearer token), `slack` (a Slack-signed request). */
+  via: 'oauth' | 'static' | 'slack';
   /** OAuth only: the token's issuer and subject (for the audit trail and logs). */
   issuer?: string;
   subject?: string;
+  /** OAuth only: the client the token was issued to (delegation is granted per client id). */
+  clientId?: string;
+  /** The person's display name and e-mail when the request or token carries them (OAuth claims, a bot's `name`). */
+  name?: string;
+  email?: string;
+  /** Set when a delegating bot acts for a person: the bot's own owner id. */
+  actingBot?: string;
 }
 
 /** A static-token caller: every scope (headless callers are trusted as far as the ceilings allow). */
@@ -50,6 +72,12 @@ export function staticAuthInfo(owner: string, nowSeconds: number): AuthInfo {
     expiresAt: nowSeconds + 3600,
     extra: { owner, via: 'static' } satisfies CallerExtra,
   };
+}
+
+/** The name and e-mail a verified request carried for its person (OAuth claims, a delegating bot's `name`). */
+export function callerNames(authInfo: AuthInfo | undefined): { name?: string; email?: string } {
+  const { name, email } = (authInfo?.extra ?? {}) as Partial<CallerExtra>;
+  return { ...(typeof name === 'string' ? { name } : {}), ...(typeof email === 'string' ? { email } : {}) };
 }
 
 /** The owner behind a verified request; undefined when it carries none (a programming error upstream). */

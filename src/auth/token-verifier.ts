@@ -7,6 +7,7 @@
  */
 import { type AuthInfo, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { personClaims } from '../people/names.js';
 import { type CallerExtra, oidcOwner } from './identity.js';
 import { cachedIssuerMetadata } from './issuer-metadata.js';
 import type { OAuthConfig } from './oauth-config.js';
@@ -71,7 +72,14 @@ function authInfoOf(claims: JWTPayload & Record<string, unknown>, oauth: OAuthCo
     scopes: scopesOf(claims),
     ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
     resource,
-    extra: { owner: oidcOwner(issuer, subject), via: 'oauth', issuer, subject } satisfies CallerExtra,
+    extra: {
+      owner: oidcOwner(issuer, subject),
+      via: 'oauth',
+      issuer,
+      subject,
+      // Names for the audit and approval messages (issue 28 item 3); the people file wins over them.
+      ...personClaims(claims),
+    } satisfies CallerExtra,
   };
 }
 

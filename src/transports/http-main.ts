@@ -19,6 +19,7 @@ import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
 import { startOutboxSweep } from '../paid/outbox-sweep.js';
 import { TOKEN_TTL_MS } from '../paid/token.js';
+import { describePerson } from '../people/directory.js';
 import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import type { Simulator } from '../sim/index.js';
@@ -80,13 +81,14 @@ export async function startHttpRuntime(
   log: Logger,
   hooks: HttpRuntimeHooks = {},
 ): Promise<HttpRuntime> {
-  if (config.http.tokens.length === 0 && !config.oauth) {
+  if (config.http.tokens.length === 0 && !config.oauth && !config.slack) {
     // One line (the bin prints each problem as one): what is missing, and how to make a token.
     throw new ConfigurationError([
       "GENPLAT_HTTP_TOKEN is required with --http (or GENPLAT_OAUTH_ISSUER for OAuth): set it to a random 16+ character value, e.g. node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\"",
     ]);
   }
   for (const t of config.http.tokens) registerSecret(t);
+  for (const s of config.slack?.signingSecrets ?? []) registerSecret(s);
   if (config.oauth?.introspection) registerSecret(config.oauth.introspection.clientSecret);
 
   const steps: (() => Promise<unknown> | unknown)[] = [];
@@ -206,8 +208,11 @@ export async function startHttpRuntime(
             },
           }
         : {}),
-      buildServer: (owner, era) =>
+      ...(config.slack ? { slack: config.slack } : {}),
+      delegation: config.delegation,
+      buildServer: (owner, era, names) =>
         buildServer({
+          person: describePerson(config.people, owner, names),
           config,
           client,
           jobs,
@@ -255,6 +260,7 @@ export async function startHttpRuntime(
     const auth = [
       `${config.http.tokens.length} static token(s)${config.http.tokens.length > 0 ? `, also at ${http.staticUrl}` : ''}`,
       ...(config.oauth ? [`OAuth from ${config.oauth.issuer} for ${config.oauth.resource}`] : []),
+      ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
     return { http, pubsub, sim, close: closeAll };

@@ -5,8 +5,10 @@
  * charges) is in the store, so any instance on the same PostgreSQL answers any request: no session affinity.
  *
  * In front of the handler, in this order: path → Host (DNS rebinding; the SDK's guard) → Origin (the SDK's
- * guard) → failed-authentication throttle per address (src/auth/auth-throttle.ts) → bearer token, static or
- * OAuth (src/auth/gate.ts) → per-caller rate limit → in-flight caps. The body
+ * guard) → failed-authentication throttle per address (src/auth/auth-throttle.ts) → who the person is (issue 28):
+ * a Slack-signed request by Slack's rules alone (src/auth/slack-auth.ts), else a bearer token, static or OAuth
+ * (src/auth/gate.ts), and the person a delegating bot names (src/auth/delegation.ts); both read the body once
+ * (./raw-body.ts) → per-caller (per-person) rate limit → in-flight caps. The body
  * limit is the SDK adapter's. Paths: `/mcp` (static tokens and, when configured, OAuth with its metadata at
  * `/.well-known/oauth-protected-resource…`) and `/static/mcp` (static tokens only, no OAuth advertised: for hosts
  * that drop a configured header once a server advertises OAuth).
@@ -17,7 +19,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import {
-  type AuthInfo,
   createMcpHandler,
   type McpHttpHandler,
   type McpServer,
@@ -25,16 +26,19 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { authThrottle } from '../auth/auth-throttle.js';
+import { applyDelegation, type DelegationConfig } from '../auth/delegation.js';
 import { createGate } from '../auth/gate.js';
-import { ownerOf } from '../auth/identity.js';
+import { callerNames, ownerOf } from '../auth/identity.js';
 import type { OAuthConfig } from '../auth/oauth-config.js';
 import { metadataRoute } from '../auth/resource-metadata.js';
+import { checkSlackRequest, hasSlackHeaders, type IdentityVerdict, type SlackAuthConfig } from '../auth/slack-auth.js';
 import { ConfigurationError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { bearerValue } from './http-auth.js';
 import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
 import { createRateLimiter, DEFAULT_MAX_BODY_BYTES } from './http-limits.js';
 import { requestOwner } from './listen-owner.js';
+import { BodyTooLargeError, parseJsonBody, readRawBody, replayed } from './raw-body.js';
 
 export const MCP_PATH = '/mcp';
 /** Static tokens only: no OAuth challenge or metadata here (issue 14 item 6). */
@@ -55,6 +59,10 @@ export interface HttpServerOptions {
   tokenNames?: Readonly<Record<string, string>> | undefined;
   /** OAuth resource server: the settings and the token verifier (src/auth/token-verifier.ts). */
   oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier } | undefined;
+  /** Slack identity auth (src/auth/slack-auth.ts): on when set. */
+  slack?: SlackAuthConfig | undefined;
+  /** Bots that may act for people (src/auth/delegation.ts). */
+  delegation?: DelegationConfig | undefined;
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
   /** Requests in flight in total on this instance. */
@@ -64,8 +72,11 @@ export interface HttpServerOptions {
   rateLimitPerMin: number;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Builds the MCP server that answers one request of this caller, in the request's protocol era. */
-  buildServer(owner: string, era: 'legacy' | 'modern'): McpServer;
+  /**
+   * Builds the MCP server that answers one request of this caller, in the request's protocol era. `names`: what
+   * the request or its token said the person is called (OAuth claims, a delegating bot's `name`).
+   */
+  buildServer(owner: string, era: 'legacy' | 'modern', names: { name?: string; email?: string }): McpServer;
   /** Change events for `subscriptions/listen` streams (default: in-process only; a fleet passes one over PostgreSQL). */
   bus?: ServerEventBus;
   /** Routes outside the MCP endpoint, checked before it (no bearer token: each route authenticates itself). */
@@ -89,6 +100,19 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
+const NO_DELEGATION: DelegationConfig = { owners: [], clientIds: [] };
+
+/** The body, or undefined once a 413 was answered (the same answer the SDK adapter gives). */
+async function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | undefined> {
+  try {
+    return await readRawBody(req, limit);
+  } catch (err) {
+    if (!(err instanceof BodyTooLargeError)) throw err;
+    sendError(res, 413, err.message, { connection: 'close' });
+    return undefined;
+  }
+}
+
 function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -102,7 +126,9 @@ function sendError(res: ServerResponse, status: number, message: string, headers
  */
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServerHandle> {
   // HTTP mode must never run without authentication.
-  if (opts.tokens.length === 0 && !opts.oauth) throw new Error('at least one HTTP bearer token or OAuth is required');
+  if (opts.tokens.length === 0 && !opts.oauth && !opts.slack) {
+    throw new Error('at least one HTTP bearer token, OAuth or Slack signing secret is required');
+  }
   const now = opts.now ?? Date.now;
   const gate = createGate({
     tokens: opts.tokens,
@@ -123,7 +149,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       const owner = ownerOf(authInfo);
       // Unreachable: every request reaching the handler was authenticated below.
       if (!owner) throw new Error('unauthenticated request reached the MCP handler');
-      return opts.buildServer(owner, era);
+      return opts.buildServer(owner, era, callerNames(authInfo));
     },
     {
       ...(opts.bus ? { bus: opts.bus } : {}),
@@ -162,16 +188,44 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         'retry-after': String(throttled),
       });
     }
-    const verdict = await gate.check(authorization, entry);
-    if (!verdict.ok) {
-      // A refused token counts; no token (a host probing for the challenge) and our own outage (5xx) do not.
-      if (verdict.status === 401 && bearerValue(authorization) !== undefined) throttle.failed(addr);
-      if (res.headersSent) return;
-      res.writeHead(verdict.status, verdict.headers);
-      res.end(verdict.body);
-      return;
+    const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    // A request with Slack's headers is judged by Slack's rules only (src/auth/slack-auth.ts); nothing else is
+    // asked, so a refused one costs the identity provider and the platform nothing.
+    const slack = opts.slack && hasSlackHeaders(req.headers) ? opts.slack : undefined;
+    let raw: Buffer;
+    let identity: IdentityVerdict;
+    if (slack) {
+      const read = await readBody(req, res, maxBody);
+      if (!read) return;
+      raw = read;
+      identity = checkSlackRequest({
+        config: slack,
+        headers: req.headers,
+        raw,
+        body: parseJsonBody(raw),
+        nowMs: now(),
+      });
+      // Only a bad signature counts toward the address's throttle: Slack's people share Slack's few addresses, and
+      // a signed request that names nobody says nothing about guessing.
+      if (!identity.ok && identity.badSignature) throttle.failed(addr);
+    } else {
+      const verdict = await gate.check(authorization, entry);
+      if (!verdict.ok) {
+        // A refused token counts; no token (a host probing for the challenge) and our own outage (5xx) do not.
+        if (verdict.status === 401 && bearerValue(authorization) !== undefined) throttle.failed(addr);
+        if (res.headersSent) return;
+        res.writeHead(verdict.status, verdict.headers);
+        res.end(verdict.body);
+        return;
+      }
+      const read = await readBody(req, res, maxBody);
+      if (!read) return;
+      raw = read;
+      // The person a delegating bot names in this request's body, if any (src/auth/delegation.ts).
+      identity = applyDelegation(opts.delegation ?? NO_DELEGATION, verdict.authInfo, parseJsonBody(raw));
     }
-    const owner = verdict.owner;
+    if (!identity.ok) return sendError(res, identity.status, identity.message);
+    const owner = identity.owner;
     const wait = limiter.take(`owner:${owner}`);
     if (wait > 0) {
       return sendError(res, 429, `Too many requests: limit ${opts.rateLimitPerMin} per minute per token`, {
@@ -194,9 +248,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     busy.set(owner, mine + 1);
     total++;
     try {
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = verdict.authInfo;
       // The owner travels with the request so listen streams hear only their caller's jobs (./listen-owner.ts).
-      await requestOwner.run(owner, () => serveMcp(req, res));
+      // The SDK adapter reads the bytes already read here (./raw-body.ts).
+      await requestOwner.run(owner, () => serveMcp(replayed(req, raw, identity.authInfo), res));
     } finally {
       total--;
       const left = (busy.get(owner) ?? 1) - 1;

@@ -47,7 +47,13 @@ async function freePort(): Promise<number> {
  * `onLog`: receives the server's log lines from `warn` up (default: none are kept).
  */
 export async function startOAuthFixture(
-  opts: { opaque?: boolean; aliases?: (url: string) => string[]; onLog?: (line: string) => void } = {},
+  opts: {
+    opaque?: boolean;
+    aliases?: (url: string) => string[];
+    onLog?: (line: string) => void;
+    /** Extra environment (issue 28: Slack auth, delegation). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<OAuthFixture> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
@@ -73,6 +79,7 @@ export async function startOAuthFixture(
           GENPLAT_OAUTH_CLIENT_SECRET: INTROSPECTOR.secret,
         }
       : {}),
+    ...opts.env,
   });
   const config: Config = { ...base, vendors: sim.vendors, confirm: { mode: 'always' }, logLevel: 'error' };
   let offset = 0;

@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
@@ -40,8 +41,17 @@ export interface UploadLinkAnswer {
   max_bytes: number;
 }
 
+/** How callers A and B connect (default: bearer tokens A and B); issue 28 passes Slack people or a bot's people. */
+export interface UploadsCallers {
+  a: { token: string; fetch?: FetchLike };
+  b: { token: string; fetch?: FetchLike };
+}
+
 /** `env`: more settings, as an operator writes them (e.g. GENPLAT_UPLOAD_IDLE_S). */
-export async function startUploadsFixture(env: Record<string, string> = {}): Promise<UploadsFixture> {
+export async function startUploadsFixture(
+  env: Record<string, string> = {},
+  callers: UploadsCallers = { a: { token: TOKEN_A }, b: { token: TOKEN_B } },
+): Promise<UploadsFixture> {
   const sim = await startSimulator({ timing: 'test', fetchMedia: true });
   setTrustedMediaOrigins([sim.origin]);
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-uploads-'));
@@ -67,8 +77,9 @@ export async function startUploadsFixture(env: Record<string, string> = {}): Pro
     config,
     createLogger('error', () => {}),
   );
-  const a = await connectClient(rt.http.url, TOKEN_A);
-  const b = await connectClient(rt.http.url, TOKEN_B);
+  const connect = (c: UploadsCallers['a']) => connectClient(rt.http.url, c.token, c.fetch ? { fetch: c.fetch } : {});
+  const a = await connect(callers.a);
+  const b = await connect(callers.b);
   return Object.assign(fx, {
     sim,
     rt,

@@ -141,7 +141,7 @@ describe('audit export', () => {
     expect(existsSync(join(state, 'genplat.db'))).toBe(false);
     const sandbox = run(['--sandbox'], state);
     expect(sandbox.status, sandbox.stderr).toBe(0);
-    expect(sandbox.stdout.split('\n')[0]).toMatch(/^ledger_id,admitted_at,owner,tool/);
+    expect(sandbox.stdout.split('\n')[0]).toMatch(/^ledger_id,admitted_at,owner,owner_name,owner_email,tool/);
     expect(sandbox.stderr).toContain(`from SQLite ${join(state, 'sandbox', 'genplat.db')}`);
   });
 });

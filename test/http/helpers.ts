@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, ClientCapabilities, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Config, type HttpConfig, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
@@ -40,10 +40,14 @@ export interface ConnectOptions {
   url?: string;
   /** Extra client capabilities (elicitation is added by `onElicit`). */
   capabilities?: ClientCapabilities;
+  /** The transport's fetch (a Slack-signing or delegating client rewrites each POST; see people-clients.ts). */
+  fetch?: FetchLike;
 }
 
 export interface FixtureOptions {
   http?: Partial<HttpConfig>;
+  /** Extra environment for loadConfig (identity settings: Slack, delegation, the people file). */
+  env?: Record<string, string>;
   confirm?: Config['confirm'];
   now?: () => number;
 }
@@ -108,6 +112,7 @@ export async function startHttpFixture(opts: FixtureOptions = {}): Promise<HttpF
     GENPLAT_BASE_URL: sim.baseUrl,
     GENPLAT_STATE_DIR: stateDir,
     GENPLAT_HTTP_TOKEN: `${TOKEN_A},${TOKEN_B}`,
+    ...opts.env,
   });
   const config: Config = {
     ...base,
@@ -144,8 +149,10 @@ export async function startHttpFixture(opts: FixtureOptions = {}): Promise<HttpF
 /** A real SDK v2 client over Streamable HTTP with a bearer token, listed once (see below). */
 export async function connectClient(url: string, token: string, o: ConnectOptions = {}): Promise<TestClient> {
   const era = o.era ?? testEra();
+  // An empty token sends no Authorization header (a Slack-signed client has none).
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+    ...(o.fetch ? { fetch: o.fetch } : {}),
   });
   const client = new Client(
     { name: 'http-test', version: '0.0.0' },

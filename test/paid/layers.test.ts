@@ -13,7 +13,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const DOMAIN = ['src/paid', 'src/store', 'src/jobs', 'src/client', 'src/signer.ts'];
+// The approval policy (src/approvals/*.ts) is domain; its page (src/approvals/page/) is a route, above it.
+const APPROVAL_POLICY = ['decide', 'evaluate', 'load-policy', 'people-check', 'policy-schema', 'wording'].map(
+  (f) => `src/approvals/${f}.ts`,
+);
+const DOMAIN = ['src/paid', ...APPROVAL_POLICY, 'src/store', 'src/jobs', 'src/client', 'src/signer.ts'];
 const ABOVE = [
   'tools',
   'resources',

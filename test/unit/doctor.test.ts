@@ -169,7 +169,7 @@ describe('doctor', () => {
         '0',
       ]);
       expect(out).toContain(
-        '✗ HTTP mode: no GENPLAT_HTTP_TOKEN and no OAuth (GENPLAT_OAUTH_ISSUER): the server refuses to start',
+        '✗ HTTP mode: no GENPLAT_HTTP_TOKEN, no OAuth (GENPLAT_OAUTH_ISSUER) and no Slack auth (GENPLAT_SLACK_SIGNING_SECRETS): the server refuses to start',
       );
       expect(out).toContain('fix: Set GENPLAT_HTTP_TOKEN to a random value of 16+ characters');
       expect(out).not.toContain('All checks passed.');

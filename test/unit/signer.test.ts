@@ -34,6 +34,7 @@ describe('signer', () => {
       'upload-link',
       'account-id',
       'app-view',
+      'approval-link',
     ] as const;
     const keys = purposes.map((p) => purposeKey(ROOT, p).toString('hex'));
     expect(new Set([...keys, ROOT.toString('hex')]).size).toBe(purposes.length + 1);

@@ -1,0 +1,112 @@
+/**
+ * Who may decide an approval, and what a decision does (issue 28 items 4-6; docs/approvals.md). Pure: the
+ * approval as stored, the decider and the clock in, the verdict out; the caller stores the decision only on
+ * `ok: true`, in the same transaction that re-reads the approval.
+ *
+ * A decision is taken only from a verified identity that the approval lists and that is not the requester:
+ * never the requester (whatever the file says), never an unlisted person, never a second decision by the same
+ * person, never on an approval already decided or past its expiry. Approvals count toward each requirement
+ * that lists their author; one decline by any listed approver declines the whole request (fail closed: a
+ * person who may approve has said no, and a later approval by someone else must not override it).
+ */
+import type { Requirement } from './evaluate.js';
+import { decisionRefusal } from './wording.js';
+
+/**
+ * A caller id taken from a verified request (signature or token: `ownerOf(authInfo)`, a verified chat-ops
+ * signature), never from a tool argument. The brand makes a plain string from elsewhere a type error.
+ */
+export type VerifiedCallerId = string & { readonly __verifiedCaller: unique symbol };
+
+/** Call only with the owner of a verified request. */
+export const verifiedCallerId = (owner: string): VerifiedCallerId => owner as VerifiedCallerId;
+
+export interface Decision {
+  by: string;
+  decision: 'approve' | 'decline';
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export type ApprovalState = 'pending' | 'approved' | 'declined' | 'expired';
+
+/** An approval as the store keeps it. */
+export interface PendingApproval {
+  requester: string;
+  requirements: readonly Requirement[];
+  decisions: readonly Decision[];
+  /** Epoch milliseconds; at or after it no decision is taken. */
+  expiresAt: number;
+  state: ApprovalState;
+}
+
+export type DecisionRefusalReason = 'requester' | 'not_listed' | 'already_decided' | 'closed' | 'expired';
+
+/** A requirement still short of approvals: how many more, and who could still give them. */
+export interface Outstanding {
+  rule: string;
+  missing: number;
+  waitingOn: readonly string[];
+}
+
+export type DecisionVerdict =
+  | { ok: true; state: 'pending' | 'approved' | 'declined'; outstanding: readonly Outstanding[] }
+  | { ok: false; reason: DecisionRefusalReason; message: string };
+
+/** Everyone who may decide: the union of the requirements' approvers, never the requester. */
+export function listedDeciders(approval: PendingApproval): Set<string> {
+  const all = new Set(approval.requirements.flatMap((r) => r.approvers));
+  all.delete(approval.requester);
+  return all;
+}
+
+/**
+ * Where the decisions leave the approval. Decisions by the requester or by someone unlisted count for nothing
+ * (a store row written by a bug or by hand cannot approve), and only a person's first decision counts.
+ */
+export function approvalProgress(
+  approval: PendingApproval,
+  now: number,
+): { state: ApprovalState; outstanding: Outstanding[] } {
+  const listed = listedDeciders(approval);
+  const first = new Map<string, Decision['decision']>();
+  for (const d of approval.decisions) if (listed.has(d.by) && !first.has(d.by)) first.set(d.by, d.decision);
+  const approvedBy = new Set([...first].filter(([, v]) => v === 'approve').map(([by]) => by));
+  const outstanding: Outstanding[] = [];
+  for (const r of approval.requirements) {
+    const eligible = r.approvers.filter((a) => a !== approval.requester);
+    const got = eligible.filter((a) => approvedBy.has(a)).length;
+    if (got < r.required)
+      outstanding.push({ rule: r.rule, missing: r.required - got, waitingOn: eligible.filter((a) => !first.has(a)) });
+  }
+  if ([...first.values()].includes('decline')) return { state: 'declined', outstanding };
+  if (outstanding.length === 0) return { state: 'approved', outstanding };
+  if (approval.state === 'expired' || now >= approval.expiresAt) return { state: 'expired', outstanding };
+  return { state: 'pending', outstanding };
+}
+
+/** May `decider` decide `approval` now, and where would the decision leave it? */
+export function judgeDecision(
+  approval: PendingApproval,
+  decider: { by: VerifiedCallerId; decision: Decision['decision'] },
+  now: number,
+): DecisionVerdict {
+  const refuse = (reason: DecisionRefusalReason): DecisionVerdict => ({
+    ok: false,
+    reason,
+    message: decisionRefusal(reason),
+  });
+  const before = approvalProgress(approval, now);
+  if (approval.state === 'approved' || approval.state === 'declined') return refuse('closed');
+  if (before.state === 'approved' || before.state === 'declined') return refuse('closed');
+  if (before.state === 'expired') return refuse('expired');
+  if (decider.by === approval.requester) return refuse('requester');
+  if (!listedDeciders(approval).has(decider.by)) return refuse('not_listed');
+  if (approval.decisions.some((d) => d.by === decider.by)) return refuse('already_decided');
+  const after = approvalProgress(
+    { ...approval, decisions: [...approval.decisions, { by: decider.by, decision: decider.decision, at: now }] },
+    now,
+  );
+  // `after` cannot be expired: `before` was not, and the clock is the same.
+  return { ok: true, state: after.state as 'pending' | 'approved' | 'declined', outstanding: after.outstanding };
+}

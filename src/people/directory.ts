@@ -1,0 +1,29 @@
+/**
+ * Who an owner id is, for people who read (the audit export, approval messages): the people file first (the
+ * operator's word), then what the request or token said (OAuth `name`/`email` claims, a delegating bot's `name`).
+ * Slack's signed `_meta.slack` carries ids only: Slack people are named by the people file.
+ */
+import type { PeopleDirectory, Person } from './people-file.js';
+
+export interface PersonLabel {
+  owner: string;
+  name?: string;
+  email?: string;
+  groups: string[];
+}
+
+export function describePerson(
+  people: PeopleDirectory,
+  owner: string,
+  claimed: { name?: string | undefined; email?: string | undefined } = {},
+): PersonLabel {
+  const listed: Person | undefined = people.get(owner);
+  const name = listed?.name ?? claimed.name;
+  const email = listed?.email ?? claimed.email;
+  return { owner, ...(name ? { name } : {}), ...(email ? { email } : {}), groups: listed?.groups ?? [] };
+}
+
+/** `Ada Lovelace (slack:T1:U2)`, or the id alone when nobody named it. */
+export function personText(label: PersonLabel): string {
+  return label.name ? `${label.name} (${label.owner})` : label.owner;
+}

@@ -1,0 +1,36 @@
+/**
+ * People's names (issue 28 item 3): what a request or a token says a person is called. Display names and
+ * e-mails are shown in the audit export and in approval messages; they are labels, never identity (the owner id
+ * decides who is who), so anything unprintable or oversized is dropped rather than refused.
+ */
+
+/** A display name: 1-100 printable characters, no control characters (it reaches CSV files and chat messages). */
+export const MAX_NAME_LENGTH = 100;
+/** RFC 5321's path limit. */
+export const MAX_EMAIL_LENGTH = 254;
+
+/** The trimmed name when printable and of sane length, else undefined. */
+export function cleanName(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const name = raw.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f-\u009f]/.test(name)) return undefined;
+  return name;
+}
+
+/** A plausible e-mail address (one `@`, no spaces or control characters), else undefined. */
+export function cleanEmail(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const email = raw.trim();
+  if (email.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email)) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(email)) return undefined;
+  return email;
+}
+
+/** `name` and `email` from OpenID claims, when present and clean. */
+export function personClaims(claims: Record<string, unknown>): { name?: string; email?: string } {
+  const name = cleanName(claims.name);
+  const email = cleanEmail(claims.email);
+  return { ...(name ? { name } : {}), ...(email ? { email } : {}) };
+}
