@@ -3,6 +3,7 @@
  * own module so those files share it without importing each other.
  */
 import type { ResourceSpec } from '../resources/index.js';
+import type { OnDecided } from './approvals/store-desk.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -53,4 +54,6 @@ export interface ServerDeps {
    * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
    */
   listenStreams?: boolean;
+  /** What a decision that closes an approval sets off (issue 28; `ToolContext.onApprovalDecided`). */
+  onApprovalDecided?: OnDecided;
 }
