@@ -9,9 +9,11 @@
  * request once an approval closes it: `onApprovalDecided`).
  */
 import { z } from 'zod';
+import { APPROVAL_META, approvalCardMeta } from '../../src/approvals/app-meta.js';
 import { approvalHandle, parseApprovalHandle } from '../../src/approvals/handle.js';
 import { type OnDecided, storeApprovalDesk } from '../../src/approvals/store-desk.js';
 import { STDIO_CANNOT_DECIDE } from '../../src/approvals/wording.js';
+import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { viewNonceProblem } from '../../src/apps/view-nonce.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
@@ -56,6 +58,8 @@ export default defineTool({
     waiting_on: z.array(z.object({ rule: z.string(), missing: z.number(), approvers: z.array(z.string()) })),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // The App's approval card renders the answer (the approval's new state) in the job viewer.
+  ui: JOB_VIEWER_URI,
   async run(input, ctx) {
     if (ctx.owner === undefined) throw new UserInputError('approval', STDIO_CANNOT_DECIDE, NOTHING);
     const id = parseApprovalHandle(input.approval);
@@ -75,6 +79,7 @@ export default defineTool({
         message: out.text,
         waiting_on: out.outstanding.map((o) => ({ rule: o.rule, missing: o.missing, approvers: [...o.waitingOn] })),
       },
+      meta: { [APPROVAL_META]: approvalCardMeta(out.approval, ctx.owner, Date.now(), out.text) },
     };
   },
 });
