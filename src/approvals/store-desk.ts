@@ -33,6 +33,8 @@ export type OnDecided = (approval: ApprovalRecord, outcome: ApprovalClosed) => P
 
 export interface StoreDeskDeps {
   onDecided: OnDecided;
+  /** Called once per approval `expire()` turned expired (the lead's "return the reservation"), after the commit. */
+  onExpired?: ((approval: ApprovalRecord) => Promise<void> | void) | undefined;
   /** The consent card the page shows (default: the stored request's `card`). */
   cardOf?: ((approval: ApprovalRecord) => ConsentCard | undefined) | undefined;
   /** Display names (GENPLAT_PEOPLE), for the answers; never used to decide. */
@@ -67,9 +69,14 @@ export interface StoreApprovalDesk extends ApprovalDesk {
   get(approvalId: string): Promise<ApprovalRecord | undefined>;
   /** What `approverId` may decide now (list views). */
   awaiting(approverId: string): Promise<ApprovalRecord[]>;
+  /**
+   * Turns every pending approval past its expiry into `expired` (once, whichever instance runs it: the store's
+   * UPDATE decides) and calls `onExpired` for those this call turned. Returns their ids.
+   */
+  expire(): Promise<string[]>;
 }
 
-type DeskStore = Pick<ApprovalStoreMethods, 'approval' | 'decideApproval' | 'approvalsAwaiting'>;
+type DeskStore = Pick<ApprovalStoreMethods, 'approval' | 'decideApproval' | 'approvalsAwaiting' | 'expireApprovals'>;
 
 /** The card a stored request carries by convention (`request.card`), when the caller gives no `cardOf`. */
 function storedCard(a: ApprovalRecord): ConsentCard | undefined {
@@ -139,5 +146,21 @@ export function storeApprovalDesk(store: DeskStore, deps: StoreDeskDeps): StoreA
     decideAs,
     get: (approvalId) => store.approval(approvalId),
     awaiting: (approverId) => store.approvalsAwaiting(approverId, new Date(now())),
+    async expire() {
+      const ids = await store.expireApprovals(new Date(now()));
+      for (const id of ids) {
+        const a = await store.approval(id);
+        if (!a || !deps.onExpired) continue;
+        try {
+          await deps.onExpired(a);
+        } catch (err) {
+          deps.log?.error('approvals: the approval expired, but acting on it failed', {
+            approval: id,
+            error: String(err),
+          });
+        }
+      }
+      return ids;
+    },
   };
 }

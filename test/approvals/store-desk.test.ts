@@ -126,6 +126,32 @@ describe('storeApprovalDesk', () => {
     }
   });
 
+  it('expire: turns each overdue approval expired once and calls onExpired for it once, never for a decided one', async () => {
+    const store = await openSqliteStore(mkdtempSync(join(tmpdir(), 'genplat-desk-')));
+    try {
+      let now = T0 + HOUR;
+      const expired: string[] = [];
+      const desk = storeApprovalDesk(store, {
+        onDecided: () => {},
+        onExpired: (a) => void expired.push(a.id),
+        now: () => now,
+      });
+      const decided = await store.createApproval(newApproval({ expiresAt: T0 + 2 * HOUR }));
+      const overdue = await store.createApproval(newApproval({ expiresAt: T0 + 2 * HOUR }));
+      const later = await store.createApproval(newApproval({ expiresAt: T0 + 48 * HOUR }));
+      await desk.decideAs(decided.id, { id: 'token:lead', carrier: 'tool' }, 'approve');
+      expect(await desk.expire()).toEqual([]);
+      now = T0 + 3 * HOUR;
+      expect(await desk.expire()).toEqual([overdue.id]);
+      expect(await desk.expire()).toEqual([]);
+      expect(expired).toEqual([overdue.id]);
+      expect((await store.approval(later.id))?.state).toBe('pending');
+      expect((await store.approval(decided.id))?.state).toBe('approved');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('handles: approval:<uuid> round-trips; anything else is not a handle', () => {
     const id = newApprovalId();
     expect(parseApprovalHandle(approvalHandle(id))).toBe(id);
