@@ -43,8 +43,10 @@ export async function toolsListFacts(): Promise<ToolsListFacts> {
   const all = await listTools({ GENPLAT_TOOLSETS: 'all' });
   const apps = await listTools({ GENPLAT_TOOLSETS: 'all' }, {}, APPS_CLIENT);
   const readOnly = await listTools({}, { readOnly: true });
-  if (all.length !== ALL_TOOLS.length)
-    throw new Error(`tools/list has ${all.length} tools, ALL_TOOLS ${ALL_TOOLS.length}`);
+  // The `approvals` toolset is listed only with an approval policy (src/tool-visibility.ts).
+  const byDefault = ALL_TOOLS.filter((t) => t.toolset !== 'approvals');
+  if (all.length !== byDefault.length)
+    throw new Error(`tools/list has ${all.length} tools, ALL_TOOLS without a policy ${byDefault.length}`);
   if (!apps.some((t) => t.name === CONFIRM_TOOL)) throw new Error(`an Apps client is not listed ${CONFIRM_TOOL}`);
   return {
     tools: all.length,
@@ -64,7 +66,8 @@ export function toolsSentence(f: ToolsListFacts): string {
     `button \`${CONFIRM_TOOL}\` (${f.withApps} tools). The model-facing tools/list (name, title, description, input`,
     `schema) is ${n(f.tokens)} o200k tokens (budget ${n(TOOLS_LIST_BUDGET_TOKENS)}); \`--read-only\` lists ${f.readOnlyTools} tools,`,
     `${n(f.readOnlyTokens)} tokens. Billable tools go through the cost guard and accept \`confirmation_token\` and`,
-    '`allow_duplicate`.',
+    '`allow_duplicate`. The `approvals` toolset (`decide_approval`) is listed only with an approval policy',
+    '(`GENPLAT_APPROVALS`, docs/approvals.md), never with `--read-only`, and is not counted above.',
   ].join('\n');
 }
 

@@ -121,7 +121,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     env: 'GENPLAT_TOOLSETS',
     flag: '--toolsets',
     meaning:
-      'Comma list of toolsets to expose (`catalog,video,avatar,product,ads,library,gestures,enterprise,upscale,jobs`); `jobs` is always on.',
+      'Comma list of toolsets to expose (`catalog,video,avatar,product,ads,library,gestures,enterprise,upscale,jobs,approvals`); `jobs` is always on; `approvals` (decide_approval) is listed only with `GENPLAT_APPROVALS`, never read-only.',
     default: 'all',
   },
   { env: 'GENPLAT_READ_ONLY', flag: '--read-only', meaning: 'Hide every billable tool.', default: 'off' },

@@ -32,6 +32,8 @@ export const TOOLSETS = [
   'enterprise',
   'upscale',
   'jobs',
+  // decide_approval (issue 28): shown only with GENPLAT_APPROVALS, never in read-only mode (tool-visibility.ts).
+  'approvals',
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 

@@ -5,6 +5,7 @@
  */
 
 import type { z } from 'zod';
+import type { OnDecided } from './approvals/store-desk.js';
 import type { Catalog } from './catalog.js';
 import type { Json, PlatformClient } from './client/types.js';
 import type { Config, Toolset } from './config.js';
@@ -54,6 +55,11 @@ export interface ToolContext {
   localRoots?: () => Promise<string[]>;
   /** HTTP mode: uploads and upload links (src/files/file-services.ts); absent on stdio. */
   files?: FileServices;
+  /**
+   * What the server does once a decision closes an approval (issue 28: admit, re-price and send the held request,
+   * or return its reservation): src/approvals/store-desk.ts `OnDecided`. Absent = not connected (logged).
+   */
+  onApprovalDecided?: OnDecided;
 }
 
 /** What a billable `run()` returns after its single POST was accepted. */

@@ -4,6 +4,7 @@
  */
 
 import type { ResourceSpec } from '../resources/index.js';
+import type { OnDecided } from './approvals/store-desk.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -57,4 +58,6 @@ export interface ServerDeps {
    * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
    */
   listenStreams?: boolean;
+  /** What a decision that closes an approval sets off (issue 28; `ToolContext.onApprovalDecided`). */
+  onApprovalDecided?: OnDecided;
 }

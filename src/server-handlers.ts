@@ -66,6 +66,7 @@ export function installHandlers(
     ...(deps.onPaidStep ? { onPaidStep: deps.onPaidStep } : {}),
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
     ...(deps.files ? { files: deps.files } : {}),
+    ...(deps.onApprovalDecided ? { onApprovalDecided: deps.onApprovalDecided } : {}),
   };
   const specs = deps.tools ?? ALL_TOOLS;
   registerTools(server, specs, runtimeDeps);

@@ -8,6 +8,7 @@
 
 import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { OnDecided } from './approvals/store-desk.js';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
 import { scopeChallengeFor } from './auth/scopes.js';
 import type { Catalog } from './catalog.js';
@@ -56,6 +57,8 @@ export interface RuntimeDeps {
   callbackUrl?: CallbackUrlMaker | undefined;
   /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts); stdio has none. */
   files?: FileServices | undefined;
+  /** What a decision that closes an approval sets off (`ToolContext.onApprovalDecided`). */
+  onApprovalDecided?: OnDecided | undefined;
 }
 
 type Extra = ServerContext;
@@ -119,8 +122,9 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),
-      // OAuth (HTTP): a read-only token is refused a paid tool by the SDK (403 insufficient_scope) before any work.
-      scopeChallenge: scopeChallengeFor(billable ? 'spend' : 'read'),
+      // OAuth (HTTP): a read-only token is refused a paid tool by the SDK (403 insufficient_scope) before any work;
+      // deciding an approval lets money be spent, so it needs the spend scope too.
+      scopeChallenge: scopeChallengeFor(billable || spec.toolset === 'approvals' ? 'spend' : 'read'),
     };
     const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
       try {
@@ -153,6 +157,7 @@ function makeContext(extra: Extra, deps: RuntimeDeps): ToolContext {
     owner: deps.owner,
     ...(deps.person ? { person: deps.person } : {}),
     ...(deps.files ? { files: deps.files } : {}),
+    ...(deps.onApprovalDecided ? { onApprovalDecided: deps.onApprovalDecided } : {}),
     async progress(p) {
       // Only when the client asked (it sent a token), and strictly increasing as the spec requires.
       if (token === undefined || !(p.progress > last)) return;

@@ -14,5 +14,15 @@ export interface VisibilityFacts {
 }
 
 export function visibleSpecs<T extends VisibilityFacts>(specs: readonly T[], config: Config): T[] {
-  return specs.filter((s) => config.toolsets.includes(s.toolset) && !(config.readOnly && s.billable));
+  return specs.filter(
+    (s) => config.toolsets.includes(s.toolset) && !(config.readOnly && s.billable) && approvalsShown(s.toolset, config),
+  );
+}
+
+/**
+ * The `approvals` toolset (decide_approval) decides money, so read-only mode hides it like a paid tool; and it
+ * has nothing to decide without an approval policy (GENPLAT_APPROVALS), so it is not listed then either.
+ */
+function approvalsShown(toolset: Toolset, config: Pick<Config, 'readOnly' | 'approvalsFile'>): boolean {
+  return toolset !== 'approvals' || (!config.readOnly && config.approvalsFile !== undefined);
 }

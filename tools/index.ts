@@ -5,6 +5,7 @@
 import type { ToolSpec } from '../src/define-tool.js';
 import createShoppableImage from './ads/create-shoppable-image.js';
 import createShoppableVideo from './ads/create-shoppable-video.js';
+import decideApproval from './approvals/decide-approval.js';
 import createCustomAvatar from './avatar/create-custom-avatar.js';
 import listAvatars from './catalog/list-avatars.js';
 import listModels from './catalog/list-models.js';
@@ -37,6 +38,7 @@ export const ALL_TOOLS: ToolSpec[] = [
   createShoppableVideo,
   createTalkingVideo,
   createTemplateVideo,
+  decideApproval,
   getJob,
   listAvatars,
   listJobs,

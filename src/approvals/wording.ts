@@ -79,3 +79,11 @@ export function decisionTakenText(
   if (state === 'declined') return 'Declined: the call will not be sent, and nothing was charged.';
   return `Your approval is recorded. ${waitingForApproval(outstanding, nameOf)}`;
 }
+
+/** Said when a decision names an approval this deployment does not hold (never says whether it exists elsewhere). */
+export const UNKNOWN_APPROVAL =
+  'No approval with this handle is waiting here (it may belong to another deployment, or the handle is mistyped); nothing was recorded.';
+
+/** The decision tool over stdio: one local person, who cannot be the second, proven person an approval needs. */
+export const STDIO_CANNOT_DECIDE =
+  'Approvals are decided by a second, signed-in person: over stdio there is only the local user, so no decision is taken here. Decide on the approval page, in Slack, or through an HTTP deployment signed in as a listed approver.';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AuditArgs, Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openConfiguredStore } from '../store/index.js';
-import { foldAudit, toCsv, toJsonl } from './export.js';
+import { approvalAuditRows, foldAudit, mergeAuditRows, toCsv, toJsonl } from './export.js';
 
 export async function runAuditExport(
   config: Config,
@@ -34,9 +34,16 @@ export async function runAuditExport(
   const store = await openConfiguredStore(config, log);
   try {
     const events = await store.auditEvents({ since: args.since, owner: args.user });
-    const rows = foldAudit(events, config.people);
+    const calls = foldAudit(events, config.people);
+    const approvals = approvalAuditRows(
+      await store.approvalAudit({ since: args.since, requester: args.user }),
+      config.people,
+    );
+    const rows = mergeAuditRows(calls, approvals);
     write(args.format === 'jsonl' ? toJsonl(rows) : toCsv(rows));
-    log.info(`audit export: ${rows.length} paid call(s) from ${store.description}`);
+    log.info(
+      `audit export: ${calls.length} paid call(s) and ${approvals.length} approval event(s) from ${store.description}`,
+    );
     return 0;
   } finally {
     await store.close();

@@ -1,11 +1,14 @@
 /**
  * The audit export (`genplat-mcp audit export`): one line per paid call, folded from its append-only rows
- * (`AuditEvent`): who and when from the `admit` row, the rest from the newest row. CSV (RFC 4180) or JSON
- * lines. Only the fields below leave the store: no token, key, request body or prompt text is ever in them; the
- * people's names and e-mails come from the people file at export time (issue 28 item 8).
+ * (`AuditEvent`): who and when from the `admit` row, the rest from the newest row; and one line per approval
+ * event (issue 28 item 8: requested, approve, decline, expired), naming the requester, the approver, the
+ * carrier, the rules and the campaign. CSV (RFC 4180) or JSON lines, in time order. Only the fields below leave
+ * the store: no token, key, request body or prompt text is ever in them; people's names and e-mails come from the
+ * people file at export time where the store holds none (issue 28 item 8).
  */
 import { countedCredits } from '../jobs/reconcile.js';
 import { NO_PEOPLE, type PeopleDirectory } from '../people/people-file.js';
+import type { ApprovalAuditEvent } from '../store/approval-types.js';
 import type { AuditEvent } from '../store/types.js';
 
 /** The columns, in order (CSV header = these names; JSONL keys = these names). */
@@ -29,7 +32,29 @@ export const AUDIT_FIELDS = [
   'handle',
   'updated_at',
   'events',
+  // Approval rows (issue 28); empty on a call's row. `record`: `call` or `approval`.
+  'record',
+  'approval',
+  'approval_event',
+  'requester_name',
+  'approver',
+  'approver_name',
+  'carrier',
+  'rules',
+  'campaign_id',
 ] as const;
+
+const NO_APPROVAL = {
+  record: 'call',
+  approval: null,
+  approval_event: null,
+  requester_name: null,
+  approver: null,
+  approver_name: null,
+  carrier: null,
+  rules: null,
+  campaign_id: null,
+} as const;
 
 export type AuditCallRow = Record<(typeof AUDIT_FIELDS)[number], string | number | null>;
 
@@ -77,7 +102,56 @@ export function foldAudit(events: readonly AuditEvent[], people: PeopleDirectory
       handle: last.handle,
       updated_at: last.at,
       events: count,
+      ...NO_APPROVAL,
     }));
+}
+
+/**
+ * One row per approval event: `owner` is the requester, `status` the approval's state after the event,
+ * `updated_at` its time, `handle` the approval's (`approval:<id>`); the call's own columns stay empty (the call
+ * sent once approved has its own row).
+ */
+export function approvalAuditRows(
+  events: readonly ApprovalAuditEvent[],
+  people: PeopleDirectory = NO_PEOPLE,
+): AuditCallRow[] {
+  const nameOf = (id: string | undefined) => (id && people.get(id)?.name) || null;
+  return events.map((e) => ({
+    ledger_id: null,
+    admitted_at: null,
+    owner: e.requester,
+    owner_name: nameOf(e.requester) ?? e.requesterName ?? null,
+    owner_email: people.get(e.requester)?.email ?? null,
+    tool: e.tool,
+    kind: null,
+    quote_credits: e.quoteCredits ?? null,
+    consent: null,
+    request_id: null,
+    outcome: null,
+    status: e.state,
+    charged_credits: null,
+    refunded_credits: null,
+    platform_estimate_credits: null,
+    counted_credits: null,
+    handle: `approval:${e.approvalId}`,
+    updated_at: e.at,
+    events: null,
+    record: 'approval',
+    approval: e.approvalId,
+    approval_event: e.event,
+    requester_name: nameOf(e.requester) ?? e.requesterName ?? null,
+    approver: e.approver ?? null,
+    approver_name: nameOf(e.approver) ?? e.approverName ?? null,
+    carrier: e.carrier ?? null,
+    rules: e.rules.join('; '),
+    campaign_id: e.campaignId ?? null,
+  }));
+}
+
+/** Calls (at admission) and approval events (at their time) in one time order; ties keep calls first. */
+export function mergeAuditRows(calls: readonly AuditCallRow[], approvals: readonly AuditCallRow[]): AuditCallRow[] {
+  const when = (r: AuditCallRow) => String(r.record === 'call' ? r.admitted_at : r.updated_at);
+  return [...calls, ...approvals].sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : 0));
 }
 
 export function toJsonl(rows: readonly AuditCallRow[]): string {

@@ -15,7 +15,9 @@ export type { StoreRole };
  * - jobs: admits (INSERT), settles and observes (UPDATE, guarded by the trigger); never deletes;
  * - audit: appends and exports; never UPDATE/DELETE/TRUNCATE (its append-only triggers are the second wall);
  * - nonces: single-use confirmations, pruned once expired; leases: the shared poller's short leases;
- * - blobs + blob_chunks: uploads and self-served staged files (src/store/blobs.ts), deleted once used or expired.
+ * - blobs + blob_chunks: uploads and self-served staged files (src/store/blobs.ts), deleted once used or expired;
+ * - approvals (issue 28): created and decided (UPDATE of a pending row's state only, by trigger); their approvers,
+ *   decisions and audit are insert-only.
  */
 export const RUNTIME_PRIVILEGES = {
   genplat_meta: ['SELECT'],
@@ -25,10 +27,14 @@ export const RUNTIME_PRIVILEGES = {
   genplat_leases: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   genplat_blobs: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   genplat_blob_chunks: ['SELECT', 'INSERT', 'DELETE'],
+  genplat_approvals: ['SELECT', 'INSERT', 'UPDATE'],
+  genplat_approval_approvers: ['SELECT', 'INSERT'],
+  genplat_approval_decisions: ['SELECT', 'INSERT'],
+  genplat_approval_audit: ['SELECT', 'INSERT'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** BIGSERIAL `seq` columns: INSERT draws from them (USAGE = nextval; setval would need UPDATE, not granted). */
-const SEQUENCES = ['genplat_jobs_seq_seq', 'genplat_audit_seq_seq'] as const;
+const SEQUENCES = ['genplat_jobs_seq_seq', 'genplat_audit_seq_seq', 'genplat_approval_audit_seq_seq'] as const;
 
 /** The table privileges a role can hold; any the runtime role has beyond its list is reported by doctor. */
 const TABLE_PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'TRIGGER', 'REFERENCES'] as const;

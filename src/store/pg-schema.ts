@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { approvalMigration } from './approvals-sql.js';
 import { ACTIVE_ROW, COLUMNS, CONSENT_KEY_BYTES, fromData, toRow } from './record.js';
 import { SCHEMA_VERSION, SchemaMigrationNeededError, SchemaTooNewError } from './types.js';
 
@@ -204,6 +205,35 @@ export const MIGRATIONS: string[][] = [
      FOR EACH ROW EXECUTE FUNCTION genplat_jobs_spend()`,
   ],
   // ---- end of issue 27 item 6
+  // ---- issue 28 items 5-6, 8 (approvalstore helper): approvals held durably (approval-types.ts, same tables
+  // as sqlite.ts). Self-contained: new tables, the audit's append-only function of step 3 reused. Decisions and
+  // the approval audit are append-only; an approval row changes only while pending, and only its state: the
+  // runtime role (UPDATE granted for that) cannot rewrite who asked, the request or the expiry.
+  [
+    ...approvalMigration(
+      'genplat_',
+      { serial: 'BIGSERIAL PRIMARY KEY', int: 'BIGINT', real: 'DOUBLE PRECISION' },
+      (t) => [
+        `CREATE TRIGGER ${t}_no_change BEFORE UPDATE OR DELETE ON ${t}
+         FOR EACH ROW EXECUTE FUNCTION genplat_audit_append_only()`,
+        `CREATE TRIGGER ${t}_no_truncate BEFORE TRUNCATE ON ${t}
+         FOR EACH STATEMENT EXECUTE FUNCTION genplat_audit_append_only()`,
+      ],
+    ),
+    `CREATE FUNCTION genplat_approvals_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF NEW.id IS DISTINCT FROM OLD.id OR NEW.requester IS DISTINCT FROM OLD.requester
+         OR NEW.tool IS DISTINCT FROM OLD.tool OR NEW.created_at IS DISTINCT FROM OLD.created_at
+         OR NEW.expires_at IS DISTINCT FROM OLD.expires_at OR NEW.campaign_id IS DISTINCT FROM OLD.campaign_id
+         OR NEW.data IS DISTINCT FROM OLD.data OR OLD.state <> 'pending' THEN
+         RAISE EXCEPTION 'approvals: only a pending approval changes, and only its state';
+       END IF;
+       RETURN NEW;
+     END $$`,
+    `CREATE TRIGGER genplat_approvals_fixed BEFORE UPDATE ON genplat_approvals
+     FOR EACH ROW EXECUTE FUNCTION genplat_approvals_fixed()`,
+  ],
+  // ---- end of issue 28
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

@@ -14,6 +14,7 @@
  */
 import pg from 'pg';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
+import { pgApprovals } from './approvals-pg.js';
 import type { BlobStore } from './blobs.js';
 import { pgBlobs } from './blobs-pg.js';
 import { CommitUnknownError } from './commit-unknown.js';
@@ -431,6 +432,17 @@ class PostgresStore implements Store {
   async schemaVersion(): Promise<number> {
     return readVersion(this.pool);
   }
+
+  private readonly approvalMethods = pgApprovals(
+    (fn) => this.tx(fn),
+    (sql, args) => this.query(sql, args),
+  );
+  createApproval: Store['createApproval'] = (r) => this.approvalMethods.createApproval(r);
+  approval: Store['approval'] = (id) => this.approvalMethods.approval(id);
+  decideApproval: Store['decideApproval'] = (id, d, judge) => this.approvalMethods.decideApproval(id, d, judge);
+  approvalsAwaiting: Store['approvalsAwaiting'] = (who, now) => this.approvalMethods.approvalsAwaiting(who, now);
+  expireApprovals: Store['expireApprovals'] = (now) => this.approvalMethods.expireApprovals(now);
+  approvalAudit: Store['approvalAudit'] = (f) => this.approvalMethods.approvalAudit(f);
 
   private blobStore: BlobStore | undefined;
   blobs(): BlobStore {

@@ -217,6 +217,13 @@ export function withSpool(
     queuedBundles: () => inner.queuedBundles(),
     // Files are not spooled: an upload or a staging that the store cannot take fails unsent.
     ...(inner.blobs ? { blobs: inner.blobs.bind(inner) } : {}),
+    // Approvals are not spooled: a decision the store cannot take is refused, and nothing is sent.
+    createApproval: (r) => inner.createApproval(r),
+    approval: (id) => inner.approval(id),
+    decideApproval: (id, d, judge) => inner.decideApproval(id, d, judge),
+    approvalsAwaiting: (who, now) => inner.approvalsAwaiting(who, now),
+    expireApprovals: (now) => inner.expireApprovals(now),
+    approvalAudit: (f) => inner.approvalAudit(f),
     track: (r) => inner.track(r),
     async settle(id, result) {
       const e: SpoolEntry = {

@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { decodeHandle, type JobRef } from '../jobs/handle.js';
 import { createLogger, type Logger } from '../log.js';
+import type { ApprovalStoreMethods } from './approval-types.js';
+import { approvalMigration } from './approvals-sql.js';
+import { sqliteApprovals } from './approvals-sqlite.js';
 import type { BlobStore } from './blobs.js';
 import { sqliteBlobs } from './blobs-sqlite.js';
 import { CommitUnknownError } from './commit-unknown.js';
@@ -231,6 +234,21 @@ const MIGRATIONS: string[][] = [
      BEGIN SELECT RAISE(ABORT, 'jobs: the charge of a job that may still run cannot be lowered below its quote'); END`,
   ],
   // ---- end of issue 27 item 6
+  // ---- issue 28 items 5-6, 8 (approvalstore helper): approvals held durably (approval-types.ts). Self-contained:
+  // new tables only. Decisions and the approval audit are append-only; an approval row changes only while
+  // pending, and only its state (same rule as pg-schema.ts).
+  [
+    ...approvalMigration('', { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', int: 'INTEGER', real: 'REAL' }, (t) => [
+      `CREATE TRIGGER ${t}_no_update BEFORE UPDATE ON ${t} BEGIN SELECT RAISE(ABORT, '${t} is append-only'); END`,
+      `CREATE TRIGGER ${t}_no_delete BEFORE DELETE ON ${t} BEGIN SELECT RAISE(ABORT, '${t} is append-only'); END`,
+    ]),
+    `CREATE TRIGGER approvals_fixed BEFORE UPDATE ON approvals
+     WHEN NEW.id IS NOT OLD.id OR NEW.requester IS NOT OLD.requester OR NEW.tool IS NOT OLD.tool
+       OR NEW.created_at IS NOT OLD.created_at OR NEW.expires_at IS NOT OLD.expires_at
+       OR NEW.campaign_id IS NOT OLD.campaign_id OR NEW.data IS NOT OLD.data OR OLD.state <> 'pending'
+     BEGIN SELECT RAISE(ABORT, 'approvals: only a pending approval changes, and only its state'); END`,
+  ],
+  // ---- end of issue 28
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -524,6 +542,22 @@ class SqliteStore implements Store {
     this.open();
     return userVersion(this.db);
   }
+
+  private approvalsOnDb: ApprovalStoreMethods | undefined;
+  private get approvalMethods(): ApprovalStoreMethods {
+    this.approvalsOnDb ??= sqliteApprovals(
+      this.db,
+      (fn) => this.tx(fn),
+      () => this.open(),
+    );
+    return this.approvalsOnDb;
+  }
+  createApproval: Store['createApproval'] = (r) => this.approvalMethods.createApproval(r);
+  approval: Store['approval'] = (id) => this.approvalMethods.approval(id);
+  decideApproval: Store['decideApproval'] = (id, d, judge) => this.approvalMethods.decideApproval(id, d, judge);
+  approvalsAwaiting: Store['approvalsAwaiting'] = (who, now) => this.approvalMethods.approvalsAwaiting(who, now);
+  expireApprovals: Store['expireApprovals'] = (now) => this.approvalMethods.expireApprovals(now);
+  approvalAudit: Store['approvalAudit'] = (f) => this.approvalMethods.approvalAudit(f);
 
   private blobStore: BlobStore | undefined;
   blobs(): BlobStore {

@@ -20,12 +20,13 @@
 import type { JobOutput, JobStatus } from '../jobs/envelope.js';
 import type { JobKind, JobRef } from '../jobs/handle.js';
 import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store.js';
+import type { ApprovalStoreMethods } from './approval-types.js';
 import type { BlobStore } from './blobs.js';
 
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -212,7 +213,8 @@ export interface AuditFilter {
   owner?: string | undefined;
 }
 
-export interface Store {
+/** `ApprovalStoreMethods`: approvals held durably (issue 28, approval-types.ts). */
+export interface Store extends ApprovalStoreMethods {
   /** Which backend and where (no credentials): for `doctor` and logs. */
   readonly description: string;
   /**

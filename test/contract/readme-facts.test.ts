@@ -44,13 +44,15 @@ describe('README facts', () => {
   let plain: Harness;
   let apps: Harness;
   let readOnly: Harness;
+  let withPolicy: Harness;
   beforeAll(async () => {
     plain = await startHarness({ config: { confirm: { mode: 'always' } }, now: () => NOW });
+    withPolicy = await startHarness({ config: { approvalsFile: '/etc/genplat/approvals.json' } });
     apps = await startHarness({ clientCapabilities: APPS_HOST });
     readOnly = await startHarness({ config: { readOnly: true } });
   });
   afterAll(async () => {
-    await Promise.all([plain?.close(), apps?.close(), readOnly?.close()]);
+    await Promise.all([plain?.close(), apps?.close(), readOnly?.close(), withPolicy?.close()]);
   });
 
   it(`is a front door: at most ${MAX_LINES} lines`, () => {
@@ -80,9 +82,15 @@ describe('README facts', () => {
     expect(int(roTools!)).toBe(roList.length);
     expect(int(roTokens!)).toBe(measureTools('read-only', modelVisibleTools(roList)).modelFacing.tokens);
 
-    // The table under the sentence names exactly the tools a client without Apps is listed, in every toolset.
+    // The table under the sentence names exactly the tools a client without Apps is listed, in every toolset: the
+    // `approvals` toolset's only with an approval policy (GENPLAT_APPROVALS), as the sentence says.
     const rows = [...block.matchAll(/^\| ([a-z]+) \| `([a-z_]+)` \| (yes|no) \|/gm)];
-    expect(rows.map((r) => r[2]).sort()).toEqual(plainTools.map((t) => t.name).sort());
+    const policyTools = await listed(withPolicy);
+    expect(rows.map((r) => r[2]).sort()).toEqual(policyTools.map((t) => t.name).sort());
+    expect(policyTools.filter((t) => !plainTools.some((p) => p.name === t.name)).map((t) => t.name)).toEqual([
+      'decide_approval',
+    ]);
+    expect(block).toContain('`GENPLAT_APPROVALS`');
     expect(new Set(rows.map((r) => r[1])).size).toBe(TOOLSETS.length);
   });
 

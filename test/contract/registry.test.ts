@@ -35,7 +35,8 @@ let listed: Awaited<ReturnType<Harness['client']['listTools']>>['tools'];
 
 beforeAll(async () => {
   // An MCP Apps host: it is also shown the App-only Confirm button (src/protocol/app-only.ts).
-  h = await startHarness({ clientCapabilities: APPS_HOST });
+  // With an approval policy, so the `approvals` toolset (decide_approval) is listed too (tool-visibility.ts).
+  h = await startHarness({ clientCapabilities: APPS_HOST, config: { approvalsFile: '/etc/genplat/approvals.json' } });
   listed = (await h.client.listTools()).tools;
 });
 afterAll(async () => {
@@ -84,9 +85,9 @@ describe('tool registry', () => {
             openWorldHint: true,
           });
         } else {
-          // save_outputs writes files into the user's output folder, request_upload records a pending upload:
-          // honest hints say they are not read-only.
-          expect(a.readOnlyHint).toBe(!['save_outputs', 'request_upload'].includes(spec.name));
+          // save_outputs writes files into the user's output folder, request_upload records a pending upload,
+          // decide_approval records a decision: honest hints say they are not read-only.
+          expect(a.readOnlyHint).toBe(!['save_outputs', 'request_upload', 'decide_approval'].includes(spec.name));
           expect(a.destructiveHint).toBe(false);
         }
       });

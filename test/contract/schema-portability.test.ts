@@ -158,7 +158,8 @@ let h: Harness;
 let tools: { name: string; inputSchema: Schema }[];
 beforeAll(async () => {
   // An MCP Apps host, so the App-only Confirm tool's schema is linted too.
-  h = await startHarness({ clientCapabilities: APPS_HOST });
+  // With an approval policy, so the `approvals` toolset (decide_approval) is listed and checked too.
+  h = await startHarness({ clientCapabilities: APPS_HOST, config: { approvalsFile: '/etc/genplat/approvals.json' } });
   tools = (await h.client.listTools()).tools as typeof tools;
 });
 afterAll(async () => {

@@ -49,10 +49,11 @@ describe('tools/list', () => {
     await expect(`${JSON.stringify(surface, null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/tools-list.json');
   });
 
-  it('hides every billable tool in read-only mode', async () => {
-    const tools = await listWith({ config: { readOnly: true } });
+  it('hides every billable tool in read-only mode, and the approvals toolset (it decides money)', async () => {
+    const tools = await listWith({ config: { readOnly: true, approvalsFile: '/etc/genplat/approvals.json' } });
     const names = new Set(tools.map((t) => t.name));
-    for (const spec of ALL_TOOLS) expect(names.has(spec.name), spec.name).toBe(!spec.billable);
+    for (const spec of ALL_TOOLS)
+      expect(names.has(spec.name), spec.name).toBe(!spec.billable && spec.toolset !== 'approvals');
   });
 
   it('exposes only the chosen toolsets (plus jobs)', async () => {

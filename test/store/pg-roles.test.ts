@@ -177,8 +177,9 @@ describe('least privilege: migration role and runtime role', () => {
     expect(await count(`SELECT count(*) AS n FROM ${SCHEMA}.genplat_audit`)).toBe(auditRows);
     expect(await count(spend)).toBe(before);
     expect(await s.spendSince(new Date('2026-03-10T00:00:00.000Z'))).toBe(spent);
+    // 4 guard the jobs and the audit; 5 more the approvals (append-only decisions and audit, a fixed request).
     expect(await count(`SELECT count(*) AS n FROM pg_trigger WHERE tgname LIKE 'genplat_%' AND tgenabled = 'O'`)).toBe(
-      4,
+      9,
     );
   });
 
@@ -206,7 +207,12 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migrations 7, 6, 5 and 4 as an older genplat-mcp left it.
+    // Undo migrations 8, 7, 6, 5 and 4 as an older genplat-mcp left it.
+    await execOn(
+      migUrl,
+      'DROP TABLE genplat_approval_audit, genplat_approval_decisions, genplat_approval_approvers, genplat_approvals',
+    );
+    await execOn(migUrl, 'DROP FUNCTION genplat_approvals_fixed()');
     await execOn(migUrl, 'DROP TRIGGER genplat_jobs_spend ON genplat_jobs');
     await execOn(migUrl, 'DROP FUNCTION genplat_jobs_spend()');
     await execOn(migUrl, 'DROP INDEX genplat_jobs_queued');

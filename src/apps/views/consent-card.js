@@ -4,6 +4,9 @@
 // as the confirmation form); its Confirm calls the app-only `confirm_paid_call` with the quoted tool, the exact
 // quoted arguments and the token. One click, one call: the button is disabled before the call goes out, and the
 // token is single use on the server anyway.
+// Approval mode (issue 28, carrier a): a result's `_meta['genplat/approval']` (src/approvals/app-meta.ts) shows the
+// call awaiting approval; to a viewer who may decide it offers Approve / Decline, which call `decide_approval`
+// with this View's nonce. The server decides who the viewer is (the signed-in caller), never this card.
 globalThis.GenplatConsent = {
   /**
    * @param {object} o
@@ -17,6 +20,7 @@ globalThis.GenplatConsent = {
     const viewNonce = document.querySelector('meta[name="genplat-view-nonce"]')?.getAttribute('content') ?? '';
     const FOLD_AT = 120;
     let quote;
+    let approval;
 
     if (!document.getElementById('consent-card-style')) {
       const style = document.createElement('style');
@@ -101,7 +105,67 @@ globalThis.GenplatConsent = {
       onChange();
     }
 
+    async function decide(decision) {
+      const a = approval;
+      if (a?.sending || !a?.info.may_decide) return;
+      a.sending = true;
+      onChange();
+      try {
+        const r = await app.callServerTool({
+          name: 'decide_approval',
+          arguments: { approval: a.info.approval, decision, ...(viewNonce ? { view_nonce: viewNonce } : {}) },
+        });
+        const next = r?._meta?.['genplat/approval'];
+        if (r.isError || !next) a.error = (r.content ?? []).map((c) => c.text ?? '').join(' ') || 'Not recorded.';
+        else if (approval === a) approval = { info: next };
+      } catch (e) {
+        a.error = String(e?.message ?? e);
+      }
+      a.sending = false;
+      onChange();
+    }
+
+    function approvalNode() {
+      const { info, sending, error } = approval;
+      const card = info.card;
+      const who = info.requester.name ? `${info.requester.name} (${info.requester.id})` : info.requester.id;
+      const open = info.state === 'pending' && info.may_decide;
+      return el(
+        'section',
+        { class: 'card', id: 'consent', 'data-approval-state': info.state },
+        el(
+          'div',
+          { class: 'head' },
+          el('strong', {}, 'Approve a paid call'),
+          el('span', { class: 'handle' }, info.approval),
+        ),
+        el('div', { class: 'money', id: 'requester' }, `Asked by ${who}`),
+        card ? el('div', { class: 'price' }, card.price) : undefined,
+        card ? el('div', { id: 'summary' }, card.summary) : undefined,
+        card ? fieldList(card.fields) : undefined,
+        info.message ? el('div', { class: 'note', id: 'approval-message' }, info.message) : undefined,
+        error ? el('div', { class: 'error' }, error) : undefined,
+        el(
+          'div',
+          { class: 'row' },
+          open
+            ? el('button', { class: 'primary', id: 'approve', disabled: sending, onclick: () => decide('approve') }, 'Approve')
+            : undefined,
+          open ? el('button', { id: 'decline', disabled: sending, onclick: () => decide('decline') }, 'Decline') : undefined,
+          el(
+            'span',
+            { class: 'money', id: 'approval-state' },
+            info.state === 'pending' ? `until ${new Date(info.expires_at).toLocaleString()}` : info.state,
+          ),
+        ),
+      );
+    }
+
     return {
+      /** An approval to show: a result's `_meta['genplat/approval']` (src/approvals/app-meta.ts). */
+      offerApproval(info) {
+        approval = { info };
+      },
       /** A quote to show: the confirmation_required envelope and its result's `_meta['genplat/confirm']`. */
       offer(env, call) {
         quote = { env, call, state: 'ready' };
@@ -111,6 +175,7 @@ globalThis.GenplatConsent = {
       },
       /** The card, or undefined when nothing is quoted. */
       node() {
+        if (approval) return approvalNode();
         if (!quote) return undefined;
         const { env, call, state, error } = quote;
         const est = env.estimate ?? { credits: 0, bounded: true, basis: '' };

@@ -80,6 +80,15 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     settle: (id, p) => patch(id, p as Partial<JobRecord>),
     observe: (id, p) => patch(id, p as Partial<JobRecord>),
     auditEvents: async () => [],
+    // Approvals are tested on the real stores (test/store/approvals-suite.ts).
+    createApproval: async () => {
+      throw new Error('approvals are tested on the real stores');
+    },
+    approval: async () => undefined,
+    decideApproval: async () => ({ found: false }),
+    approvalsAwaiting: async () => [],
+    expireApprovals: async () => [],
+    approvalAudit: async () => [],
     async get(k) {
       return find(k);
     },
