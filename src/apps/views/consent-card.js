@@ -149,9 +149,15 @@ globalThis.GenplatConsent = {
           'div',
           { class: 'row' },
           open
-            ? el('button', { class: 'primary', id: 'approve', disabled: sending, onclick: () => decide('approve') }, 'Approve')
+            ? el(
+                'button',
+                { class: 'primary', id: 'approve', disabled: sending, onclick: () => decide('approve') },
+                'Approve',
+              )
             : undefined,
-          open ? el('button', { id: 'decline', disabled: sending, onclick: () => decide('decline') }, 'Decline') : undefined,
+          open
+            ? el('button', { id: 'decline', disabled: sending, onclick: () => decide('decline') }, 'Decline')
+            : undefined,
           el(
             'span',
             { class: 'money', id: 'approval-state' },
