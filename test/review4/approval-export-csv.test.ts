@@ -10,8 +10,9 @@
  * an unquoted `Mallory;=cmd|' /C calc'!A0` into two cells, the second a formula (OWASP "CSV injection": quote
  * every text cell, or neutralise `;` / any separator too).
  *
- * Fix: quote every text cell (and keep the leading-quote rule) or prefix `'` after any `;`/`,`/tab too; and run
- * the page's IdP name through `cleanName` like every other claimed name.
+ * Fix: neutralise a formula start after every `;` too (e.g. `.replace(/;(?=[=+\-@\t\r])/g, ";'")`; quoting alone
+ * does not help: inside a `,`-separated line the `;`-cell does not start with the quote), or drop `;` from
+ * names; and run the page's IdP name through `cleanName` like every other claimed name.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,13 +32,21 @@ function cellsWithSemicolons(line: string): string[] {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"' && cur === '') quoted = true;
-    else if (ch === ';') cells.push(cur), (cur = '');
-    else cur += ch;
+    if (quoted && ch === '"' && line[i + 1] === '"') {
+      cur += '"';
+      i++;
+    } else if (quoted && ch === '"') {
+      quoted = false;
+    } else if (quoted) {
+      cur += ch;
+    } else if (ch === '"' && cur === '') {
+      quoted = true;
+    } else if (ch === ';') {
+      cells.push(cur);
+      cur = '';
+    } else {
+      cur += ch;
+    }
   }
   cells.push(cur);
   return cells;
