@@ -40,7 +40,13 @@ export interface PendingApproval {
   state: ApprovalState;
 }
 
-export type DecisionRefusalReason = 'requester' | 'not_listed' | 'already_decided' | 'closed' | 'expired';
+export type DecisionRefusalReason =
+  | 'requester'
+  | 'same_credential'
+  | 'not_listed'
+  | 'already_decided'
+  | 'closed'
+  | 'expired';
 
 /** A requirement still short of approvals: how many more, and who could still give them. */
 export interface Outstanding {
@@ -86,6 +92,18 @@ export function approvalProgress(
 }
 
 /** May `decider` decide `approval` now, and where would the decision leave it? */
+/**
+ * The credential whose word an owner id rests on: a delegating bot's person (`token:<bot>:<person>`,
+ * `oidc:<hash>:<person>`, src/auth/identity.ts `delegatedOwner`) rests on the bot's token alone; every other owner
+ * (a static token, an OAuth subject, a Slack person signed by Slack) on itself. A decision whose credential is the
+ * request's would make one credential both sides of the two-person rule (review 4): a bot naming "lead" to approve
+ * what it asked for "alice", or a bot approving its own person's request.
+ */
+export function credentialOf(owner: string): string {
+  const parts = owner.split(':');
+  return (parts[0] === 'token' || parts[0] === 'oidc') && parts.length > 2 ? `${parts[0]}:${parts[1]}` : owner;
+}
+
 export function judgeDecision(
   approval: PendingApproval,
   decider: { by: VerifiedCallerId; decision: Decision['decision'] },
@@ -101,6 +119,7 @@ export function judgeDecision(
   if (before.state === 'approved' || before.state === 'declined') return refuse('closed');
   if (before.state === 'expired') return refuse('expired');
   if (decider.by === approval.requester) return refuse('requester');
+  if (credentialOf(decider.by) === credentialOf(approval.requester)) return refuse('same_credential');
   if (!listedDeciders(approval).has(decider.by)) return refuse('not_listed');
   if (approval.decisions.some((d) => d.by === decider.by)) return refuse('already_decided');
   const after = approvalProgress(

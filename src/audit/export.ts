@@ -167,7 +167,8 @@ export function toCsv(rows: readonly AuditCallRow[]): string {
   const cell = (v: string | number | null): string => {
     if (v === null) return '';
     if (typeof v === 'number') return String(v);
-    const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+    // Also after every `;`: a spreadsheet that splits on `;` (common in Europe) would start a cell there (review 4).
+    const text = (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replace(/;(?=[=+\-@\t\r])/g, ";'");
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   const lines = [AUDIT_FIELDS.join(','), ...rows.map((r) => AUDIT_FIELDS.map((f) => cell(r[f])).join(','))];

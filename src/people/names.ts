@@ -13,8 +13,9 @@ export const MAX_EMAIL_LENGTH = 254;
 export function cleanName(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const name = raw.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
-  if (name.length === 0 || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f-\u009f]/.test(name)) return undefined;
+  // Control and format characters (bidi overrides and isolates, zero-width), line and paragraph separators: each
+  // could reorder or split the "Name (id)" an approver reads (review 4). `\p{C}` covers C0/C1 controls too.
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH || /[\p{C}\p{Zl}\p{Zp}]/u.test(name)) return undefined;
   return name;
 }
 

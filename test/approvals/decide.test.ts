@@ -186,3 +186,15 @@ describe('wording', () => {
     );
   });
 });
+
+describe('credentialOf: whose word an owner id rests on (review 4)', () => {
+  it("a bot's people rest on the bot; Slack people, tokens and OAuth subjects on themselves", async () => {
+    const { credentialOf } = await import('../../src/approvals/decide.js');
+    expect(credentialOf('token:chatbot:alice')).toBe('token:chatbot');
+    expect(credentialOf('token:chatbot')).toBe('token:chatbot');
+    expect(credentialOf('oidc:0123456789abcdef:lead')).toBe('oidc:0123456789abcdef');
+    // Slack signs the person itself: two Slack people of one workspace are two credentials.
+    expect(credentialOf('slack:T1:U_LEAD')).toBe('slack:T1:U_LEAD');
+    expect(credentialOf('slack:T1:U_ALICE')).not.toBe(credentialOf('slack:T1:U_LEAD'));
+  });
+});

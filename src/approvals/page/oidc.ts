@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { cleanEmail, cleanName } from '../../people/names.js';
 
 const TIMEOUT_MS = 5000;
 
@@ -121,8 +122,8 @@ export function relyingParty(rp: RelyingParty, fetchImpl: typeof fetch = fetch) 
       if (Array.isArray(claims.aud) && claims.aud.length > 1 && claims.azp !== rp.clientId)
         throw new SignInError('the ID token was issued to another client (azp)');
       if (typeof claims.sub !== 'string' || !claims.sub) throw new SignInError('the ID token names no subject');
-      const str = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 200) : undefined);
-      return { iss: rp.issuer, sub: claims.sub, name: str(claims.name), email: str(claims.email) };
+      // The same cleaning as every other source of names (control, bidi and zero-width characters refused).
+      return { iss: rp.issuer, sub: claims.sub, name: cleanName(claims.name), email: cleanEmail(claims.email) };
     },
   };
 }
