@@ -7,6 +7,8 @@ import { ReconciliationSchema } from './reconcile.js';
 
 export const JOB_STATUSES = [
   'confirmation_required',
+  // A call held until another person approves it (issue 28 item 5): nothing sent yet (src/jobs/approval-view.ts).
+  'approval_required',
   'declined',
   'submitted',
   'processing',
