@@ -101,7 +101,7 @@ export default defineTool({
   title: 'Get job status',
   toolset: 'jobs',
   description:
-    'One read of a job, campaign or approval: status, outputs, reason, charges. By handle, or kind + id (started elsewhere). Free.',
+    'One read of a job or campaign: status, outputs, reason, charges. By handle, or kind + id (started elsewhere). Free.',
   input: Input,
   output: JobEnvelopeShape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

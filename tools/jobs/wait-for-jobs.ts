@@ -38,7 +38,7 @@ export default defineTool({
   title: 'Wait for jobs',
   toolset: 'jobs',
   description:
-    'Waits up to max_wait_s for jobs, campaigns or approvals; returns envelopes. Call again with pending ones. Free; never cancels.',
+    'Waits up to max_wait_s for jobs or campaigns; returns envelopes. Call again with pending ones. Free; never cancels.',
   input: {
     handles: z
       .array(z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('job handle'))
