@@ -156,8 +156,11 @@ export function approvalStateEnvelope(
   };
 }
 
-/** get_job's read of one job record, under the record's owner (the approval already decided who may look). */
-async function followRecord(deps: ApprovalViewDeps, rec: JobRecord, field: string): Promise<JobEnvelope> {
+/**
+ * get_job's read of one job record, under the record's owner (the caller already decided who may look): a sent
+ * item is read by its platform reference, an unsent one from the store.
+ */
+export async function followRecord(deps: ApprovalViewDeps, rec: JobRecord, field: string): Promise<JobEnvelope> {
   const asked = decodeHandle(rec.handle);
   if (!asked) throw new UserInputError(field, NOT_YOUR_JOB);
   const job = await resolveJob(deps.jobs, rec.owner, asked, field);

@@ -141,6 +141,16 @@ async function decide(w: World, decision: 'approve' | 'decline') {
   expect(r.ok).toBe(true);
 }
 
+/** A wait_for_jobs call, and a promise of its first progress notification: the wait has looked once. */
+function waitStarted(h: Harness, handles: string[]) {
+  let looked!: () => void;
+  const first = new Promise<void>((resolve) => {
+    looked = resolve;
+  });
+  const answer = h.call('wait_for_jobs', { handles, max_wait_s: 45 }, { onprogress: () => looked() });
+  return { first, answer };
+}
+
 const WAITING = /^Nothing was sent yet: waiting for approval by Lena Lead \(token:lead\) until \d{4}-\d\d-\d\dT/;
 
 describe('a call held for approval, as its requester sees it', () => {
@@ -207,10 +217,11 @@ describe('a call held for approval, as its requester sees it', () => {
 
   it('approved (a campaign): a wait started before the decision follows it to completed; get_job follows too', async () => {
     const w = await heldWorld('campaign');
-    const waiting = w.alice.call('wait_for_jobs', { handles: [w.handle], max_wait_s: 45 });
+    const waiting = waitStarted(w.alice, [w.handle]);
+    await waiting.first;
     await decide(w, 'approve');
     await sweepOnce(w.alice);
-    const r = structured(await waiting);
+    const r = structured(await waiting.answer);
     expect(r.done).toBe(true);
     const env = (r.jobs as Record<string, unknown>[])[0]!;
     expect(env).toMatchObject({
@@ -231,11 +242,16 @@ describe('a call held for approval, as its requester sees it', () => {
 
   it("approved (a call): the approval handle follows the call's job to completed, as get_job on the job", async () => {
     const w = await heldWorld('call');
+    // The held item's own handle, waited on before the decision, follows it too.
+    const byItem = waitStarted(w.alice, [w.items[0]!.handle]);
+    await byItem.first;
     await decide(w, 'approve');
     await sweepOnce(w.alice);
     const r = structured(await w.alice.call('wait_for_jobs', { handles: [w.handle], max_wait_s: 45 }));
     const env = (r.jobs as Record<string, unknown>[])[0]!;
     const sent = (await w.alice.jobs.get(w.items[0]!.id))!;
+    const item = structured(await byItem.answer);
+    expect(item).toMatchObject({ done: true, jobs: [{ status: 'completed', handle: sent.handle }] });
     expect(env).toMatchObject({ status: 'completed', handle: sent.handle, kind: sent.kind });
     expect(sent.handle).not.toMatch(/^submission:/);
     expect((env.outputs as unknown[]).length).toBeGreaterThan(0);
@@ -246,9 +262,10 @@ describe('a call held for approval, as its requester sees it', () => {
 
   it('declined: declined, by whom, nothing sent or charged; a waiting wait_for_jobs ends', async () => {
     const w = await heldWorld('campaign');
-    const waiting = w.alice.call('wait_for_jobs', { handles: [w.handle], max_wait_s: 45 });
+    const waiting = waitStarted(w.alice, [w.handle]);
+    await waiting.first;
     await decide(w, 'decline');
-    const r = structured(await waiting);
+    const r = structured(await waiting.answer);
     expect(r).toMatchObject({ done: true, pending: [] });
     const env = structured(await w.alice.call('get_job', { handle: w.handle }));
     expect(env).toMatchObject({ status: 'declined', details: { approval: { state: 'declined' } } });

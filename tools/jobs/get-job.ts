@@ -8,7 +8,7 @@ import {
   CAMPAIGN_HANDLE_PREFIX,
   campaignEnvelope,
   isCampaignHandle,
-  readCampaign,
+  readCampaignRecords,
 } from '../../src/jobs/campaign-view.js';
 import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
 import {
@@ -118,11 +118,10 @@ export default defineTool({
       return { structured: env, links: envelopeLinks(env) };
     }
     if (input.handle !== undefined && isCampaignHandle(input.handle)) {
-      const view = await readCampaign(ctx.jobs, ctx.poller, input.handle, ctx.owner);
-      const items = await ctx.jobs.bundleItems(view.campaign);
+      const { view, records } = await readCampaignRecords(ctx.jobs, ctx.poller, input.handle, ctx.owner);
       // A campaign held for an approval says so, instead of "0 of N done".
       const env =
-        (await heldEnvelope(approvals, items, `${CAMPAIGN_HANDLE_PREFIX}${view.campaign}`, 'campaign')) ??
+        (await heldEnvelope(approvals, records, `${CAMPAIGN_HANDLE_PREFIX}${view.campaign}`, 'campaign')) ??
         campaignEnvelope(view);
       return { structured: env, links: envelopeLinks(env) };
     }

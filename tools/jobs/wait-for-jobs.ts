@@ -5,6 +5,7 @@ import { UserInputError } from '../../src/errors.js';
 import {
   approvalEnvelope,
   approvalFor,
+  followRecord,
   heldApprovalId,
   heldEnvelope,
   isApprovalHandle,
@@ -14,7 +15,7 @@ import {
   CAMPAIGN_HANDLE_PREFIX,
   campaignEnvelope,
   isCampaignHandle,
-  readCampaign,
+  readCampaignRecords,
 } from '../../src/jobs/campaign-view.js';
 import { openWork, untilSomethingMoves } from '../../src/jobs/campaign-wait.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
@@ -154,24 +155,23 @@ async function waitWithCampaigns(
           return approvalEnvelope(approvals, h, `handles[${i}]`);
         }
         if (isCampaignHandle(h)) {
-          const view = await readCampaign(ctx.jobs, ctx.poller, h, ctx.owner, 'handles');
-          const held = await heldEnvelope(
-            approvals,
-            await ctx.jobs.bundleItems(view.campaign),
-            `${CAMPAIGN_HANDLE_PREFIX}${view.campaign}`,
-            'campaign',
-          );
+          const { view, records } = await readCampaignRecords(ctx.jobs, ctx.poller, h, ctx.owner, 'handles');
+          const held = await heldEnvelope(approvals, records, `${CAMPAIGN_HANDLE_PREFIX}${view.campaign}`, 'campaign');
           return held ?? campaignEnvelope(view);
         }
         const j = resolved.get(h)!;
-        const rec = await ctx.jobs.getByRef(j.ref);
-        if (rec && heldApprovalId(rec) !== undefined) {
+        if (j.rec && heldApprovalId(j.rec) !== undefined) {
+          // Held when resolved: its decision, unhold and send are store writes no read announces, so it is looked
+          // at afresh each round (at the poller's pace), by its platform reference once it has one.
           onApproval.add(h);
-          const held = await heldEnvelope(approvals, [rec], rec.handle, rec.kind);
-          if (held) return held;
+          const rec = (await ctx.jobs.get(j.rec.id)) ?? j.rec;
+          return (
+            (await heldEnvelope(approvals, [rec], rec.handle, rec.kind)) ??
+            (await followRecord(approvals, rec, `handles[${i}]`))
+          );
         }
         const { view } = await ctx.poller.read(j.ref);
-        return viewEnvelope(j.handle, j.ref, view, rec);
+        return viewEnvelope(j.handle, j.ref, view, await ctx.jobs.getByRef(j.ref));
       }),
     );
     const finished = envelopes.map((e) => isFinished(e.status));
