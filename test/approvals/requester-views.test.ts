@@ -151,6 +151,12 @@ function waitStarted(h: Harness, handles: string[]) {
   return { first, answer };
 }
 
+/** A resource's JSON, as a client reads it. */
+async function readJson(h: Harness, uri: string): Promise<Record<string, unknown>> {
+  const r = await h.client.readResource({ uri });
+  return JSON.parse((r.contents[0] as { text: string }).text) as Record<string, unknown>;
+}
+
 const WAITING = /^Nothing was sent yet: waiting for approval by Lena Lead \(token:lead\) until \d{4}-\d\d-\d\dT/;
 
 describe('a call held for approval, as its requester sees it', () => {
@@ -177,6 +183,13 @@ describe('a call held for approval, as its requester sees it', () => {
     const item = structured(await w.alice.call('get_job', { handle: w.items[0]!.handle }));
     expect(item).toMatchObject({ status: 'approval_required', handle: w.items[0]!.handle });
     expect(item.next_step).toMatch(WAITING);
+
+    // The job and campaign resources say the same.
+    const resource = await readJson(w.alice, `genplat://jobs/${w.handle}`);
+    expect(resource).toMatchObject({ status: 'approval_required', handle: w.handle });
+    expect(resource.next_step).toMatch(WAITING);
+    const campaignResource = await readJson(w.alice, `genplat://campaigns/${w.bundleId}`);
+    expect(campaignResource).toMatchObject({ status: 'approval_required', handle: `campaign:${w.bundleId}` });
 
     // A bounded wait returns the pending envelope at its timeout.
     const waited = structured(await w.alice.call('wait_for_jobs', { handles: [w.handle], max_wait_s: 1 }));
@@ -213,6 +226,7 @@ describe('a call held for approval, as its requester sees it', () => {
     expect(waited.isError).toBe(true);
     expect(text(waited)).toContain('no such job for this caller');
     expect(structured(await w.bob.call('list_jobs', {})).jobs).toEqual([]);
+    await expect(readJson(w.bob, `genplat://jobs/${w.handle}`)).rejects.toThrow(/no such job for this caller/);
   }, 60_000);
 
   it('approved (a campaign): a wait started before the decision follows it to completed; get_job follows too', async () => {
