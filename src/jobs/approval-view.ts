@@ -100,22 +100,32 @@ export function waitingText(a: ApprovalRecord, now: number, nameOf?: NameOf): st
   return waitingForApprovalBy(approvalProgress(a, now).outstanding, a.expiresAt, nameOf);
 }
 
-function approvalDetails(a: ApprovalRecord, state: ApprovalRecord['state'], owner: string | undefined, now: number) {
-  const outstanding = approvalProgress(a, now).outstanding;
-  const decided = owner !== undefined && a.decisions.some((d) => d.by === owner);
+/**
+ * `details` of an approval's envelope, in the shape the write side's `approval_required` answer uses (src/paid/
+ * hold.ts: `approval` = the id, `approvers` with names, `rules`, `campaign` + `items` for a campaign), plus what
+ * only a later look knows: `approval_state`, who is still awaited, and whether the caller is awaited.
+ */
+function approvalDetails(
+  a: ApprovalRecord,
+  state: ApprovalRecord['state'],
+  opts: { owner: string | undefined; now: number; nameOf?: NameOf | undefined },
+) {
+  const req = heldRequestOf(a);
+  const outstanding = approvalProgress(a, opts.now).outstanding;
+  const decided = opts.owner !== undefined && a.decisions.some((d) => d.by === opts.owner);
+  const awaited = state === 'pending' && opts.owner !== undefined && a.approvers.includes(opts.owner) && !decided;
   return {
-    approval: {
-      handle: approvalHandle(a.id),
-      state,
-      tool: a.tool,
-      requester: a.requester,
-      approvers: [...a.approvers],
-      ...(state === 'pending' ? { waiting_on: [...new Set(outstanding.flatMap((o) => o.waitingOn))] } : {}),
-      expires_at: new Date(a.expiresAt).toISOString(),
-      ...(state === 'pending' && owner !== undefined && a.approvers.includes(owner) && !decided
-        ? { awaiting_your_decision: true }
-        : {}),
-    },
+    approval: a.id,
+    approval_state: state,
+    requester: a.requester,
+    approvers: a.approvers.map((id) => {
+      const name = opts.nameOf?.(id);
+      return { id, ...(name ? { name } : {}) };
+    }),
+    rules: [...a.rules],
+    ...(state === 'pending' ? { waiting_on: [...new Set(outstanding.flatMap((o) => o.waitingOn))] } : {}),
+    ...(req?.kind === 'campaign' ? { campaign: req.bundleId, items: req.itemIds.length } : {}),
+    ...(awaited ? { awaiting_your_decision: true } : {}),
   };
 }
 
@@ -134,7 +144,7 @@ export function approvalStateEnvelope(
     kind: opts.kind,
     ...(estimate ? { estimate } : {}),
     expires_at: new Date(a.expiresAt).toISOString(),
-    details: approvalDetails(a, state, opts.owner, opts.now),
+    details: approvalDetails(a, state, opts),
   };
   if (state === 'declined' || state === 'expired') {
     const by = a.decisions.filter((d) => d.decision === 'decline').map((d) => d.by);
@@ -150,6 +160,7 @@ export function approvalStateEnvelope(
   return {
     status: 'approval_required',
     ...base,
+    reason: `Nothing was sent yet: ${waiting}.`,
     next_step:
       `Nothing was sent yet: ${waiting}. Tell the user; call wait_for_jobs with handles ` +
       `${JSON.stringify([opts.shown])} to wait for the decision.`,
@@ -184,8 +195,7 @@ async function followApproved(
     if (!rec || rec.owner !== a.requester) throw new UserInputError(field, NOT_YOUR_JOB);
     env = await followRecord(deps, rec, field);
   }
-  const now = (deps.now ?? Date.now)();
-  return { ...env, details: { ...env.details, ...approvalDetails(a, 'approved', deps.owner, now) } };
+  return { ...env, details: { ...env.details, approval: a.id, approval_state: 'approved' } };
 }
 
 /**
@@ -204,14 +214,19 @@ export async function envelopeOfApproval(
 ): Promise<JobEnvelope> {
   const now = (deps.now ?? Date.now)();
   const req = heldRequestOf(a);
-  if (a.state === 'approved' && req) return followApproved(deps, a, req, field);
-  return approvalStateEnvelope(a, {
-    shown: approvalHandle(a.id),
-    kind: 'approval',
-    owner: deps.owner,
-    now,
-    nameOf: deps.nameOf,
-  });
+  const items = req ? await Promise.all(req.itemIds.map((id) => deps.jobs.get(id))) : [];
+  const mine = items.filter((r): r is JobRecord => r !== undefined && r.owner === a.requester);
+  // The kind the write side's answer named: the call's job kind, or `campaign`.
+  const kind = req?.kind === 'campaign' ? 'campaign' : (mine[0]?.kind ?? 'approval');
+  const show = (b: ApprovalRecord) =>
+    approvalStateEnvelope(b, { shown: approvalHandle(b.id), kind, owner: deps.owner, now, nameOf: deps.nameOf });
+  if (a.state !== 'approved' || !req) return show(a);
+  // Approved, then re-priced higher: the items went back for a new approval (still held). That one is what the
+  // call waits for now, under its own handle.
+  const again = mine.map(heldApprovalId).find((id) => id !== undefined && id !== a.id);
+  const b = again === undefined ? undefined : await deps.jobs.approval(again);
+  if (b && b.state !== 'approved' && maySee(b, deps.owner)) return show(b);
+  return followApproved(deps, a, req, field);
 }
 
 /** The approval a held record waits for (`held.reason` = `approval:<id>`), if any. */

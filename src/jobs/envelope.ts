@@ -7,14 +7,14 @@ import { ReconciliationSchema } from './reconcile.js';
 
 export const JOB_STATUSES = [
   'confirmation_required',
-  // A call held until another person approves it (issue 28 item 5): nothing sent yet (src/jobs/approval-view.ts).
-  'approval_required',
   'declined',
   'submitted',
   'processing',
   'completed',
   'failed',
   'unknown',
+  /** Held until a listed approver approves (issue 28 item 5): nothing sent; `handle` is `approval:<id>`. */
+  'approval_required',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

@@ -166,14 +166,23 @@ describe('a call held for approval, as its requester sees it', () => {
     expect(env).toMatchObject({
       status: 'approval_required',
       handle: w.handle,
-      kind: 'approval',
+      kind: 'campaign',
       estimate: { credits: expect.any(Number), bounded: true },
       details: {
-        approval: { state: 'pending', approvers: ['token:lead'], waiting_on: ['token:lead'], requester: 'token:alice' },
+        approval: w.approvalId,
+        approval_state: 'pending',
+        approvers: [{ id: 'token:lead', name: 'Lena Lead' }],
+        waiting_on: ['token:lead'],
+        requester: 'token:alice',
+        rules: ['big spend'],
+        campaign: w.bundleId,
+        items: 3,
       },
     });
     expect(env.next_step).toMatch(WAITING);
-    expect(env.expires_at).toBe((env.details as { approval: { expires_at: string } }).approval.expires_at);
+    expect((env.details as Record<string, unknown>).awaiting_your_decision).toBeUndefined();
+    expect(env.reason).toMatch(/^Nothing was sent yet: waiting for approval by Lena Lead \(token:lead\) until /);
+    expect(Date.parse(env.expires_at as string)).toBeGreaterThan(Date.now());
     expect((env.estimate as { credits: number }).credits).toBeGreaterThan(0);
 
     // The held campaign's and item's own handles say the same, not "queued".
@@ -210,7 +219,8 @@ describe('a call held for approval, as its requester sees it', () => {
     const lead = structured(await w.lead.call('get_job', { handle: w.handle }));
     expect(lead).toMatchObject({
       status: 'approval_required',
-      details: { approval: { awaiting_your_decision: true } },
+      kind: w.items[0]!.kind,
+      details: { awaiting_your_decision: true },
     });
     const rows = structured(await w.lead.call('list_jobs', {}));
     expect(rows.jobs).toMatchObject([
@@ -242,7 +252,7 @@ describe('a call held for approval, as its requester sees it', () => {
       status: 'completed',
       handle: `campaign:${w.bundleId}`,
       kind: 'campaign',
-      details: { approval: { handle: w.handle, state: 'approved' } },
+      details: { approval: w.approvalId, approval_state: 'approved' },
     });
     expect((env.outputs as unknown[]).length).toBe(3);
     expect(w.sim.log.count(POSTS)).toBe(3);
@@ -274,6 +284,27 @@ describe('a call held for approval, as its requester sees it', () => {
     expect(w.sim.log.count(POSTS)).toBe(1);
   }, 90_000);
 
+  it('approved, then re-priced higher and held for a new approval: the old handle shows the new one', async () => {
+    const w = await heldWorld('call');
+    const first = (await w.alice.jobs.approval(w.approvalId))!;
+    const again = await w.alice.jobs.createApproval({ ...first, id: newApprovalId(), createdAt: Date.now() });
+    const desk = storeApprovalDesk(w.lead.jobs, {
+      onDecided: async () => {
+        // What the write side does when the approved call now costs more: the items go back, held, for a new one.
+        const held = { since: new Date().toISOString(), reason: approvalHandle(again.id) };
+        expect(await w.lead.jobs.claimItem(w.items[0]!.id, { held }, 'held')).toBeDefined();
+      },
+    });
+    expect((await desk.decideAs(w.approvalId, { id: 'token:lead', carrier: 'tool' }, 'approve')).ok).toBe(true);
+    const env = structured(await w.alice.call('get_job', { handle: w.handle }));
+    expect(env).toMatchObject({
+      status: 'approval_required',
+      handle: approvalHandle(again.id),
+      details: { approval: again.id, approval_state: 'pending' },
+    });
+    expect(w.sim.log.count(POSTS)).toBe(0);
+  }, 60_000);
+
   it('declined: declined, by whom, nothing sent or charged; a waiting wait_for_jobs ends', async () => {
     const w = await heldWorld('campaign');
     const waiting = waitStarted(w.alice, [w.handle]);
@@ -282,7 +313,7 @@ describe('a call held for approval, as its requester sees it', () => {
     const r = structured(await waiting.answer);
     expect(r).toMatchObject({ done: true, pending: [] });
     const env = structured(await w.alice.call('get_job', { handle: w.handle }));
-    expect(env).toMatchObject({ status: 'declined', details: { approval: { state: 'declined' } } });
+    expect(env).toMatchObject({ status: 'declined', details: { approval_state: 'declined' } });
     expect(env.reason).toBe('Declined by Lena Lead (token:lead); nothing was sent or charged.');
     expect((r.jobs as unknown[])[0]).toMatchObject({ status: 'declined', reason: env.reason });
     await sweepOnce(w.alice);
@@ -295,7 +326,7 @@ describe('a call held for approval, as its requester sees it', () => {
     const now = Date.now();
     const w = await heldWorld('call', { createdAt: now - 2 * HOUR, expiresAt: now - HOUR });
     const before = structured(await w.alice.call('get_job', { handle: w.handle }));
-    expect(before).toMatchObject({ status: 'declined', details: { approval: { state: 'expired' } } });
+    expect(before).toMatchObject({ status: 'declined', details: { approval_state: 'expired' } });
     expect(before.reason).toMatch(/^Expired: nobody approved it before .*; nothing was sent or charged\.$/);
     expect(await w.alice.jobs.expireApprovals(new Date())).toEqual([w.approvalId]);
     const after = structured(await w.alice.call('get_job', { handle: w.handle }));
