@@ -15,7 +15,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { type CallerExtra, slackOwner } from './identity.js';
 import { ON_BEHALF_OF_KEY, onBehalfOf, slackPersonOf } from './request-person.js';
 import { ALL_SCOPES } from './scopes.js';
-import { verifySlackSignature } from './slack-signature.js';
+import { checkSlackHeaders, verifySlackSignature } from './slack-signature.js';
 
 export interface SlackAuthConfig {
   /** Signing secrets of the Slack apps allowed to call (several during a rotation, or several apps). */
@@ -36,6 +36,31 @@ export function hasSlackHeaders(headers: Record<string, string | string[] | unde
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? undefined : v);
 
 /** `body` = the JSON of `raw` (undefined when it is not JSON). Never throws. */
+/**
+ * The refusal the headers alone decide (missing header, stale timestamp), or undefined: asked before the body is
+ * read, so an unverified request holds no body buffer for these (review 4).
+ */
+export function refuseSlackHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  nowMs: number,
+): Extract<IdentityVerdict, { ok: false }> | undefined {
+  const verdict = checkSlackHeaders({
+    timestamp: header(headers['x-slack-request-timestamp']),
+    signature: header(headers['x-slack-signature']),
+    nowMs,
+  });
+  return verdict.ok ? undefined : refusedSignature(verdict.reason);
+}
+
+function refusedSignature(reason: 'missing' | 'stale' | 'mismatch'): Extract<IdentityVerdict, { ok: false }> {
+  const message = {
+    missing: 'Unauthorized: a Slack request needs both X-Slack-Request-Timestamp and X-Slack-Signature',
+    stale: 'Unauthorized: X-Slack-Request-Timestamp is more than 5 minutes from the server clock',
+    mismatch: "Unauthorized: X-Slack-Signature does not match any of the Slack app's signing secrets configured here",
+  }[reason];
+  return { ok: false, status: 401, message, badSignature: true };
+}
+
 export function checkSlackRequest(opts: {
   config: SlackAuthConfig;
   headers: Record<string, string | string[] | undefined>;
@@ -50,14 +75,7 @@ export function checkSlackRequest(opts: {
     body: opts.raw,
     nowMs: opts.nowMs,
   });
-  if (!signed.ok) {
-    const message = {
-      missing: 'Unauthorized: a Slack request needs both X-Slack-Request-Timestamp and X-Slack-Signature',
-      stale: 'Unauthorized: X-Slack-Request-Timestamp is more than 5 minutes from the server clock',
-      mismatch: "Unauthorized: X-Slack-Signature does not match any of the Slack app's signing secrets configured here",
-    }[signed.reason];
-    return { ok: false, status: 401, message, badSignature: true };
-  }
+  if (!signed.ok) return refusedSignature(signed.reason);
   const person = slackPersonOf(opts.body);
   if (!person) {
     return {

@@ -21,6 +21,22 @@ export function slackSignature(secret: string, timestamp: string, body: Buffer |
 export type SlackSignatureVerdict = { ok: true } | { ok: false; reason: 'missing' | 'stale' | 'mismatch' };
 
 /**
+ * What the headers alone can refuse, before a byte of the body is read (a missing header, a stale or malformed
+ * timestamp): an unverified request never holds a body buffer for these.
+ */
+export function checkSlackHeaders(opts: {
+  timestamp: string | undefined;
+  signature: string | undefined;
+  nowMs: number;
+}): SlackSignatureVerdict {
+  const { timestamp, signature } = opts;
+  if (!timestamp || !signature) return { ok: false, reason: 'missing' };
+  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'stale' };
+  if (Math.abs(opts.nowMs / 1000 - Number(timestamp)) > SLACK_MAX_SKEW_S) return { ok: false, reason: 'stale' };
+  return { ok: true };
+}
+
+/**
  * `nowMs`: our clock. The timestamp must be whole seconds within ±5 minutes of it; the signature must match one
  * of `secrets`. Every secret is compared (no early exit), each comparison on equal-length buffers.
  */
@@ -31,10 +47,9 @@ export function verifySlackSignature(opts: {
   body: Buffer;
   nowMs: number;
 }): SlackSignatureVerdict {
-  const { timestamp, signature } = opts;
-  if (!timestamp || !signature) return { ok: false, reason: 'missing' };
-  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'stale' };
-  if (Math.abs(opts.nowMs / 1000 - Number(timestamp)) > SLACK_MAX_SKEW_S) return { ok: false, reason: 'stale' };
+  const headers = checkSlackHeaders(opts);
+  if (!headers.ok) return headers;
+  const { timestamp, signature } = opts as { timestamp: string; signature: string };
   const presented = Buffer.from(signature, 'utf8');
   let matched = false;
   for (const secret of opts.secrets) {

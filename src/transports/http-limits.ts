@@ -4,6 +4,12 @@
 
 /** 1 MiB: the largest real request (a tool call with a long script or prompt) is a few KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Slack-signed bodies are read before their signature can be checked; this many at once at most (each up to the
+ * body limit: 32 MiB in all), so a flood of unsigned slow bodies cannot grow memory without bound. Slack sends one
+ * request per person's action, far below this on one instance.
+ */
+export const MAX_UNVERIFIED_READS = 32;
 
 /**
  * A fixed one-minute window per key. Coarser than a token bucket, but a burst of at most 2× the limit at a

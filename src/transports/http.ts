@@ -28,15 +28,21 @@ import {
 import { authThrottle } from '../auth/auth-throttle.js';
 import { applyDelegation, type DelegationConfig } from '../auth/delegation.js';
 import { createGate } from '../auth/gate.js';
-import { callerNames, ownerOf } from '../auth/identity.js';
+import { type CallerExtra, callerNames, ownerOf } from '../auth/identity.js';
 import type { OAuthConfig } from '../auth/oauth-config.js';
 import { metadataRoute } from '../auth/resource-metadata.js';
-import { checkSlackRequest, hasSlackHeaders, type IdentityVerdict, type SlackAuthConfig } from '../auth/slack-auth.js';
+import {
+  checkSlackRequest,
+  hasSlackHeaders,
+  type IdentityVerdict,
+  refuseSlackHeaders,
+  type SlackAuthConfig,
+} from '../auth/slack-auth.js';
 import { ConfigurationError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { bearerValue } from './http-auth.js';
 import { allowedHostNames, allowedOriginHostNames } from './http-guards.js';
-import { createRateLimiter, DEFAULT_MAX_BODY_BYTES } from './http-limits.js';
+import { createRateLimiter, DEFAULT_MAX_BODY_BYTES, MAX_UNVERIFIED_READS } from './http-limits.js';
 import { requestOwner } from './listen-owner.js';
 import { BodyTooLargeError, parseJsonBody, readRawBody, replayed } from './raw-body.js';
 
@@ -164,10 +170,12 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
   // Rounded down, so the shares of all callers fit in the total: each caller always gets its share.
   // With OAuth the callers are not known in advance: shares for 10 of them at once (a team's busy hour) on top.
-  const callers = new Set(opts.tokens).size + (opts.oauth ? OAUTH_CALLER_SHARES : 0);
+  // Slack's people share one share (they come through one Slack app, like a bot's people through its token).
+  const callers = new Set(opts.tokens).size + (opts.oauth ? OAUTH_CALLER_SHARES : 0) + (opts.slack ? 1 : 0);
   const perCaller = opts.maxInFlightPerCaller ?? Math.max(1, Math.floor(opts.maxInFlight / Math.max(1, callers)));
   const busy = new Map<string, number>();
   let total = 0;
+  let unverifiedReads = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0] ?? '';
@@ -195,7 +203,18 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     let raw: Buffer;
     let identity: IdentityVerdict;
     if (slack) {
-      const read = await readBody(req, res, maxBody);
+      const early = refuseSlackHeaders(req.headers, now());
+      if (early) {
+        throttle.failed(addr);
+        return sendError(res, early.status, early.message);
+      }
+      // Bodies read before their signature is checked, at most this many at once (each up to maxBody).
+      if (unverifiedReads >= MAX_UNVERIFIED_READS)
+        return sendError(res, 503, 'Too many unverified requests being read; retry shortly', { 'retry-after': '5' });
+      unverifiedReads++;
+      const read = await readBody(req, res, maxBody).finally(() => {
+        unverifiedReads--;
+      });
       if (!read) return;
       raw = read;
       identity = checkSlackRequest({
@@ -226,13 +245,18 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     }
     if (!identity.ok) return sendError(res, identity.status, identity.message);
     const owner = identity.owner;
-    const wait = limiter.take(`owner:${owner}`);
+    // Limits are per credential, as documented ("per token"): a delegating bot's people draw on the bot's share, or
+    // a bot naming more people would take every slot (review 4). Slack's people together hold one in-flight share;
+    // their per-minute limit stays per person (no token to share, and one person cannot starve the others).
+    const extra = identity.authInfo.extra as CallerExtra | undefined;
+    const share = extra?.actingBot ?? (extra?.via === 'slack' ? 'slack' : owner);
+    const wait = limiter.take(`owner:${extra?.actingBot ?? owner}`);
     if (wait > 0) {
       return sendError(res, 429, `Too many requests: limit ${opts.rateLimitPerMin} per minute per token`, {
         'retry-after': String(wait),
       });
     }
-    const mine = busy.get(owner) ?? 0;
+    const mine = busy.get(share) ?? 0;
     if (mine >= perCaller) {
       log.warn('http request refused: per-caller in-flight limit reached', { owner, max: perCaller });
       return sendError(res, 503, `Too many requests in flight for this token (limit ${perCaller}); retry shortly`, {
@@ -245,7 +269,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         'retry-after': '5',
       });
     }
-    busy.set(owner, mine + 1);
+    busy.set(share, mine + 1);
     total++;
     try {
       // The owner travels with the request so listen streams hear only their caller's jobs (./listen-owner.ts).
@@ -253,9 +277,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       await requestOwner.run(owner, () => serveMcp(replayed(req, raw, identity.authInfo), res));
     } finally {
       total--;
-      const left = (busy.get(owner) ?? 1) - 1;
-      if (left > 0) busy.set(owner, left);
-      else busy.delete(owner);
+      const left = (busy.get(share) ?? 1) - 1;
+      if (left > 0) busy.set(share, left);
+      else busy.delete(share);
     }
   }
 

@@ -28,11 +28,15 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
   return Buffer.concat(chunks);
 }
 
+const UTF8 = new TextDecoder();
+
 /** JSON of the body, or undefined when it is not JSON (the SDK answers that itself). */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    // Decoded as the SDK decodes it (TextDecoder drops a leading byte-order mark; Buffer#toString keeps it and
+    // JSON.parse then fails): the person read here must be the person of the request the SDK serves.
+    return JSON.parse(UTF8.decode(raw));
   } catch {
     return undefined;
   }

@@ -45,7 +45,8 @@ function fakeBillable(body: (ctx: Parameters<NonNullable<ToolSpec['run']>>[1]) =
 
 describe('registration', () => {
   it('every tool has a title, all four hints, an output schema; billable tools the guard fields', async () => {
-    await start({ tools: ALL_TOOLS, clientCapabilities: APPS_HOST });
+    // An approval policy named, so decide_approval is listed too (src/tool-visibility.ts): every tool is checked.
+    await start({ tools: ALL_TOOLS, clientCapabilities: APPS_HOST, config: { approvalsFile: '/policy.json' } });
     const { tools } = await h!.client.listTools();
     // Plus the App's app-only Confirm button (src/apps/confirm-tool.ts), listed to this MCP Apps client.
     expect(tools.length).toBe(ALL_TOOLS.length + 1);
@@ -61,9 +62,11 @@ describe('registration', () => {
         expect(t.annotations, t.name).toMatchObject(ANN);
         expect(props, t.name).toEqual(expect.arrayContaining(['confirmation_token', 'allow_duplicate']));
       } else {
-        // save_outputs writes into the user's output folder, request_upload records a pending upload: honestly
-        // not read-only.
-        expect(t.annotations?.readOnlyHint, t.name).toBe(!['save_outputs', 'request_upload'].includes(t.name));
+        // save_outputs writes into the user's output folder, request_upload records a pending upload,
+        // decide_approval records a decision that may send a paid request: honestly not read-only.
+        expect(t.annotations?.readOnlyHint, t.name).toBe(
+          !['save_outputs', 'request_upload', 'decide_approval'].includes(t.name),
+        );
         expect(props, t.name).not.toContain('confirmation_token');
       }
     }

@@ -163,6 +163,8 @@ export const READ_EXAMPLES: Record<string, Example> = {
   request_upload: { args: () => ({ kind: 'image', filename: 'portrait.png' }) },
   save_outputs: { args: () => ({ handle: 'actor_video:job_does_not_exist' }) },
   wait_for_jobs: { args: () => ({ handles: ['actor_video:job_does_not_exist'], max_wait_s: 1 }) },
+  // Not a read, but free: refused (no such approval; over stdio no second person can decide), nothing sent.
+  decide_approval: { args: () => ({ approval: 'approval:00000000-0000-4000-8000-000000000000', decision: 'decline' }) },
 };
 
 /**

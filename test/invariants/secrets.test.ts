@@ -24,12 +24,19 @@ import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { billableExample, billableTools, exampleFor } from '../helpers/examples.js';
 import { type Harness, startHarness, structured, testEra } from '../helpers/harness.js';
+import { LISTED_WITHOUT_POLICY } from '../helpers/listed-tools.js';
 import { readTree, scanForSecret } from '../helpers/secret-scan.js';
 import { ROOT, type SpawnedServer, spawnServer } from '../helpers/spawn-server.js';
 
 /** Recognisable in any output; not the simulator's default key shape, so nothing else produces it. */
 const CANARY = 'sk-genplat-CANARY-7f3a9c';
-const CONFIG = { confirm: { mode: 'never' }, maxCreditsPerCall: 1_000_000, maxCreditsPerDay: 10_000_000 } as const;
+// An approval policy is named so decide_approval is listed and called like every other tool (src/tool-visibility.ts).
+const CONFIG = {
+  confirm: { mode: 'never' },
+  maxCreditsPerCall: 1_000_000,
+  maxCreditsPerDay: 10_000_000,
+  approvalsFile: '/policy.json',
+} as const;
 const POST_FAULTS: FaultKind[] = [
   'server_error_after_accept',
   'server_error',
@@ -253,7 +260,7 @@ describe('invariants 5 and 6 over stdio: the built server as a child process', (
       return r;
     };
     // Not the App's Confirm button: it is listed only to clients that declare MCP Apps (src/protocol/app-only.ts).
-    expect((await client.listTools()).tools.length).toBe(ALL_TOOLS.length);
+    expect((await client.listTools()).tools.length).toBe(LISTED_WITHOUT_POLICY.length);
     // Every billable tool once (the read tools ran in process; here the point is the process boundary).
     for (const t of billableTools()) await call(t.name, billableExample(t.name).args(sim, 500));
     sim.faults.add({ method: 'POST', path: '/video/generate', kind: 'server_error_after_accept' });
