@@ -1,5 +1,6 @@
 import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
 import { UserInputError } from '../src/errors.js';
+import { approvalEnvelope, heldEnvelope, isApprovalHandle, nameOfPeople } from '../src/jobs/approval-view.js';
 import { decodeHandle } from '../src/jobs/handle.js';
 import { assertKnownToCaller, resolveJob } from '../src/jobs/owner.js';
 import { viewEnvelope } from '../src/jobs/status.js';
@@ -42,19 +43,34 @@ export default [
         description: `${r.summary} (${r.status})`,
       })),
     complete: { handle: async ({ jobs, owner }) => (await jobs.list({ owner, limit: 100 })).map((r) => r.handle) },
-    read: async ({ poller, jobs, owner }, _uri, vars) => {
+    read: async (deps, _uri, vars) => {
+      const { poller, jobs, owner } = deps;
       const raw = variable(vars, 'handle') ?? '';
+      const approvals = { ...deps, nameOf: nameOfPeople(deps.config) };
+      // A call held for approval (issue 28 item 5): as get_job says it (src/jobs/approval-view.ts).
+      const plain = safeText(raw);
+      if (isApprovalHandle(plain)) return approvalEnvelope(approvals, plain, 'handle');
       // Handles are URI-safe already; a client may still have percent-encoded the whole handle.
       const ref = decodeHandle(raw) ?? safeDecode(raw);
       if (!ref) throw new UserInputError('handle', 'not a job handle (e.g. actor_video:abc123); see list_jobs');
       // HTTP mode: another caller's job, by any alias, is refused before the platform is asked.
       const job = await resolveJob(jobs, owner, ref, 'handle');
+      const held = job.rec && (await heldEnvelope(approvals, [job.rec], job.rec.handle, job.rec.kind));
+      if (held) return held;
       const { view } = await poller.read(job.ref);
       assertKnownToCaller(owner, job, view.status, 'handle');
       return viewEnvelope(job.handle, job.ref, view, job.rec);
     },
   }),
 ];
+
+function safeText(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
 
 function safeDecode(raw: string) {
   try {

@@ -89,3 +89,29 @@ export const UNKNOWN_APPROVAL =
 /** The decision tool over stdio: one local person, who cannot be the second, proven person an approval needs. */
 export const STDIO_CANNOT_DECIDE =
   'Approvals are decided by a second, signed-in person: over stdio there is only the local user, so no decision is taken here. Decide on the approval page, in Slack, or through an HTTP deployment signed in as a listed approver.';
+
+/**
+ * What the requester's views say while an approval is pending (get_job, wait_for_jobs, list_jobs, the task's
+ * status message): `waiting for approval by Lead (token:lead) or token:cfo until 2026-07-28T10:00:00.000Z`. Only
+ * people still awaited are named; one clause per rule still short of approvals.
+ */
+export function waitingForApprovalBy(outstanding: readonly Outstanding[], expiresAt: number, nameOf?: NameOf): string {
+  const who = outstanding.length
+    ? outstanding.map((o) => listOf(o.waitingOn, nameOf)).join(' and by ')
+    : 'the listed approvers';
+  return `waiting for approval by ${who} until ${new Date(expiresAt).toISOString()}`;
+}
+
+/** The requester's view once an approval was declined or ran out: no job exists. */
+export function approvalClosedText(
+  state: 'declined' | 'expired',
+  by: readonly string[],
+  expiresAt: number,
+  nameOf?: NameOf,
+): string {
+  const why =
+    state === 'declined'
+      ? `Declined by ${listOf(by, nameOf, 'and')}`
+      : `Expired: nobody approved it before ${new Date(expiresAt).toISOString()}`;
+  return `${why}; nothing was sent or charged.`;
+}

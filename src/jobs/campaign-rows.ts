@@ -49,6 +49,15 @@ export function campaignRow(v: CampaignView, records: JobRecord[]): CampaignRow 
 }
 
 /**
+ * A single call sent through the outbox as a bundle of one (a call held for approval, issue 28: src/paid/hold.ts)
+ * is a job, not a campaign: its record carries the call's own fingerprint, which is also its bundle's. A campaign
+ * item's fingerprint is the item's, never its campaign's (the exact item list).
+ */
+export function isBundledCall(r: Pick<JobRecord, 'fingerprint' | 'campaign'>): boolean {
+  return r.campaign !== undefined && r.campaign.total === 1 && r.fingerprint === r.campaign.fingerprint;
+}
+
+/**
  * Replaces the page's campaign items with one row per campaign, at the place of its newest item on the page.
  * The row counts every item of the campaign, also those outside the page. With a status filter, a campaign row
  * is kept only when the campaign's own status matches (a running campaign with one completed item is running).
@@ -62,7 +71,7 @@ export async function groupCampaigns(
   const seen = new Set<string>();
   for (const r of records) {
     const id = r.campaign?.id;
-    if (id === undefined) {
+    if (id === undefined || isBundledCall(r)) {
       out.push({ job: r });
       continue;
     }

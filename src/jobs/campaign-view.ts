@@ -103,6 +103,17 @@ export async function readCampaign(
   owner: string | undefined,
   field = 'handle',
 ): Promise<CampaignView> {
+  return (await readCampaignRecords(jobs, poller, handle, owner, field)).view;
+}
+
+/** `readCampaign`, with the item records the view was built from (e.g. whether they are held for an approval). */
+export async function readCampaignRecords(
+  jobs: JobStore,
+  poller: Poller,
+  handle: string,
+  owner: string | undefined,
+  field = 'handle',
+): Promise<{ view: CampaignView; records: JobRecord[] }> {
   const id = handle.trim().slice(CAMPAIGN_HANDLE_PREFIX.length);
   let records = await jobs.bundleItems(id);
   if (records.length === 0 || (owner !== undefined && records.some((r) => r.owner !== owner))) {
@@ -122,7 +133,7 @@ export async function readCampaign(
     );
     records = await jobs.bundleItems(id);
   }
-  return campaignFromRecords(id, records);
+  return { view: campaignFromRecords(id, records), records };
 }
 
 /**

@@ -31,6 +31,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { UserInputError } from '../errors.js';
+import { isApprovalHandle, nameOfPeople } from '../jobs/approval-view.js';
 import { isCampaignHandle } from '../jobs/campaign-view.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import { decodeHandle, MAX_HANDLE_LENGTH } from '../jobs/handle.js';
@@ -41,6 +42,7 @@ import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { envelopeResult } from '../result.js';
 import { open, sign } from '../signer.js';
+import { approvalTaskState } from './approval-task.js';
 import { campaignTaskState } from './campaign-task.js';
 import { clientCapabilities, isModern } from './era.js';
 
@@ -69,6 +71,8 @@ export interface TaskDeps {
   /** HTTP mode: the authenticated caller; undefined on stdio (the operator, who owns every job). */
   owner?: string | undefined;
   now?: () => number;
+  /** The people file (GENPLAT_PEOPLE), for the names in "waiting for approval by …". */
+  config?: { people: { get(id: string): { name?: string | undefined } | undefined } };
 }
 
 type TaskStatus = 'working' | 'completed';
@@ -107,9 +111,19 @@ async function handleOf(jobs: JobStore, owner: string | undefined, taskId: strin
   return Buffer.from(encoded, 'base64url').toString();
 }
 
-/** A job still running on the platform (the only kind of answer that becomes a task). */
+/**
+ * A job still running on the platform, or a call held for another person's approval (issue 28 item 5): the only
+ * answers that become a task.
+ */
 export function isRunning(env: JobEnvelope): env is JobEnvelope & { handle: string } {
-  return (env.status === 'submitted' || env.status === 'processing') && typeof env.handle === 'string';
+  if (typeof env.handle !== 'string') return false;
+  if (env.status === 'approval_required') return isApprovalHandle(env.handle);
+  return env.status === 'submitted' || env.status === 'processing';
+}
+
+/** The approval task's deps: the names from the people file. */
+function approvalDeps(deps: TaskDeps) {
+  return { ...deps, ...(deps.config ? { nameOf: nameOfPeople(deps.config) } : {}) };
 }
 
 function runningMessage(env: JobEnvelope): string {
@@ -123,6 +137,22 @@ function runningMessage(env: JobEnvelope): string {
  * as the extension requires.
  */
 export async function taskResult(env: JobEnvelope & { handle: string }, deps: TaskDeps) {
+  if (isApprovalHandle(env.handle)) {
+    // Held for approval: `working` with "waiting for approval by …" (not input_required: the input is another person's).
+    const state = await approvalTaskState(env.handle, approvalDeps(deps));
+    const now = new Date((deps.now ?? Date.now)()).toISOString();
+    return {
+      resultType: 'task' as const,
+      taskId: await taskIdFor(deps.jobs, deps.owner, env.handle),
+      status: 'working' as const,
+      statusMessage: state?.statusMessage ?? env.next_step,
+      createdAt: state?.createdAt ?? now,
+      lastUpdatedAt: state?.lastUpdatedAt ?? now,
+      ttlMs: null,
+      pollIntervalMs: TASK_POLL_INTERVAL_MS,
+      ...envelopeResult(env),
+    };
+  }
   if (isCampaignHandle(env.handle)) {
     // A campaign: its items' records exist (admitted together before any POST), so tasks/get resolves at once.
     const state = await campaignTaskState(env.handle, deps);
@@ -157,6 +187,11 @@ export async function taskResult(env: JobEnvelope & { handle: string }, deps: Ta
 /** The task as it stands now: one read through the shared poller. */
 async function currentTask(taskId: string, deps: TaskDeps): Promise<TaskFields & { result?: object }> {
   const handle = await handleOf(deps.jobs, deps.owner, taskId);
+  if (handle !== undefined && isApprovalHandle(handle)) {
+    const state = await approvalTaskState(handle, approvalDeps(deps));
+    if (!state) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
+    return { taskId, ttlMs: null, pollIntervalMs: TASK_POLL_INTERVAL_MS, ...state };
+  }
   if (handle !== undefined && isCampaignHandle(handle)) {
     const state = await campaignTaskState(handle, deps);
     if (!state) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import { campaignEnvelope, isCampaignHandle, readCampaign } from '../../src/jobs/campaign-view.js';
+import { approvalEnvelope, heldEnvelope, isApprovalHandle, nameOfPeople } from '../../src/jobs/approval-view.js';
+import {
+  CAMPAIGN_HANDLE_PREFIX,
+  campaignEnvelope,
+  isCampaignHandle,
+  readCampaignRecords,
+} from '../../src/jobs/campaign-view.js';
 import { JobEnvelopeShape } from '../../src/jobs/envelope.js';
 import {
   decodeHandle,
@@ -101,17 +107,29 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   ui: JOB_VIEWER_URI,
   async validate(input) {
-    if (input.handle !== undefined && isCampaignHandle(input.handle)) return;
+    if (input.handle !== undefined && (isCampaignHandle(input.handle) || isApprovalHandle(input.handle))) return;
     refFromInput(input);
   },
   async run(input, ctx) {
+    const approvals = { ...ctx, nameOf: nameOfPeople(ctx.config) };
+    if (input.handle !== undefined && isApprovalHandle(input.handle)) {
+      // Issue 28 item 5: pending / declined / expired as such, approved → what was sent (src/jobs/approval-view.ts).
+      const env = await approvalEnvelope(approvals, input.handle, 'handle');
+      return { structured: env, links: envelopeLinks(env) };
+    }
     if (input.handle !== undefined && isCampaignHandle(input.handle)) {
-      const env = campaignEnvelope(await readCampaign(ctx.jobs, ctx.poller, input.handle, ctx.owner));
+      const { view, records } = await readCampaignRecords(ctx.jobs, ctx.poller, input.handle, ctx.owner);
+      // A campaign held for an approval says so, instead of "0 of N done".
+      const env =
+        (await heldEnvelope(approvals, records, `${CAMPAIGN_HANDLE_PREFIX}${view.campaign}`, 'campaign')) ??
+        campaignEnvelope(view);
       return { structured: env, links: envelopeLinks(env) };
     }
     // HTTP mode: another caller's job, by any alias, is refused before anything is read or adopted.
     const field = input.handle === undefined ? 'id' : 'handle';
     const job = await resolveJob(ctx.jobs, ctx.owner, refFromInput(input), field);
+    const held = job.rec && (await heldEnvelope(approvals, [job.rec], job.rec.handle, job.rec.kind));
+    if (held) return { structured: held, links: envelopeLinks(held) };
     const { ref } = job;
     const { view } = await ctx.poller.read(ref);
     assertKnownToCaller(ctx.owner, job, view.status, field);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/define-tool.js';
+import { awaitingDecisionRows, withPendingApprovals } from '../../src/jobs/approval-rows.js';
+import { nameOfPeople } from '../../src/jobs/approval-view.js';
 import { type CampaignRow, groupCampaigns } from '../../src/jobs/campaign-rows.js';
 import { EstimateSchema, JOB_STATUSES, OutputSchema, withBounded } from '../../src/jobs/envelope.js';
 import { ReconciliationSchema, reconcile } from '../../src/jobs/reconcile.js';
@@ -73,6 +75,10 @@ export default defineTool({
         reason: z.string().optional(),
         created_at: z.string(),
         outputs: z.array(OutputSchema),
+        awaiting_your_decision: z
+          .boolean()
+          .optional()
+          .describe('true: another person asks, and you may approve (decide_approval)'),
       }),
     ),
     spend: SpendSchema,
@@ -80,15 +86,33 @@ export default defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ status, limit }, ctx) {
-    const records = await ctx.jobs.list({ owner: ctx.owner, limit, ...(status ? { status: [status] } : {}) });
-    const entries = await groupCampaigns(records, ctx.jobs, status);
-    const jobs = entries.map((e) => ('campaign' in e ? campaignJob(e.campaign) : jobRow(e.job)));
+    // A held record keeps its own status in the store; its row's status (approval_required) is the view's, so
+    // that filter reads every record and keeps the approval rows.
+    const byStore = status !== undefined && status !== 'approval_required';
+    const records = await ctx.jobs.list({ owner: ctx.owner, limit, ...(byStore ? { status: [status] } : {}) });
+    const entries = await groupCampaigns(records, ctx.jobs, byStore ? status : undefined);
+    const opts = { now: Date.now(), nameOf: nameOfPeople(ctx.config) };
+    const rows = [
+      ...(await awaitingDecisionRows(ctx.jobs, ctx.owner, opts)),
+      ...(await withPendingApprovals(
+        entries,
+        (e) => ('campaign' in e ? campaignJob(e.campaign) : jobRow(e.job)),
+        ctx.jobs,
+        opts,
+      )),
+    ];
+    const jobs = status === undefined ? rows : rows.filter((j) => j.status === status);
+    const deciding = jobs.filter((j) => 'awaiting_your_decision' in j && j.awaiting_your_decision).length;
+    const decideNote = deciding
+      ? `${deciding} request(s) of other people await your decision (awaiting_your_decision): show them to the user and decide with decide_approval only as the user says. `
+      : '';
     const running = jobs.filter((j) => j.status === 'processing' || j.status === 'submitted').map((j) => j.handle);
     const over = jobs.filter((j) => 'reconciliation' in j && j.reconciliation?.above_quote).map((j) => j.handle);
     const overNote = over.length
       ? `The platform charged above the quote for ${JSON.stringify(over.slice(0, 10))} (see reconciliation); tell the user. `
       : '';
     const next_step =
+      decideNote +
       overNote +
       (running.length
         ? `Call wait_for_jobs with handles ${JSON.stringify(running.slice(0, 50))} for live status.`

@@ -2,7 +2,21 @@ import { z } from 'zod';
 import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
-import { campaignEnvelope, isCampaignHandle, readCampaign } from '../../src/jobs/campaign-view.js';
+import {
+  approvalEnvelope,
+  approvalFor,
+  followRecord,
+  heldApprovalId,
+  heldEnvelope,
+  isApprovalHandle,
+  nameOfPeople,
+} from '../../src/jobs/approval-view.js';
+import {
+  CAMPAIGN_HANDLE_PREFIX,
+  campaignEnvelope,
+  isCampaignHandle,
+  readCampaignRecords,
+} from '../../src/jobs/campaign-view.js';
 import { openWork, untilSomethingMoves } from '../../src/jobs/campaign-wait.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
 import { decodeHandle, isPollable, type JobRef, MAX_HANDLE_LENGTH } from '../../src/jobs/handle.js';
@@ -44,15 +58,20 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   ui: JOB_VIEWER_URI,
   async validate({ handles }, ctx) {
+    // Someone else's approval is refused like someone else's job, before any wait starts.
+    for (const [i, h] of handles.entries())
+      if (isApprovalHandle(h)) await approvalFor(ctx.jobs, ctx.owner, h, `handles[${i}]`);
     await resolveAll(
-      handles.filter((h) => !isCampaignHandle(h)),
+      handles.filter((h) => !isLooked(h)),
       ctx,
     );
   },
   async run(input, ctx) {
-    if (input.handles.some(isCampaignHandle)) return waitWithCampaigns(input, ctx);
+    if (input.handles.some(isLooked)) return waitWithCampaigns(input, ctx);
     const { handles, until, max_wait_s } = input;
     const resolved = await resolveAll(handles, ctx);
+    // A job held for an approval moves by a decision, which no status read announces: looked at like a campaign.
+    if (resolved.some((j) => heldApprovalId(j.rec) !== undefined)) return waitWithCampaigns(input, ctx);
     const refs = resolved.map((j) => j.ref);
     const r = await waitForJobs(ctx.poller, refs, {
       handles: resolved.map((j) => j.handle),
@@ -86,6 +105,16 @@ export default defineTool({
   },
 });
 
+/** Handles read from the store round by round (not followed by the poller alone): campaigns and approvals. */
+function isLooked(h: string): boolean {
+  return isCampaignHandle(h) || isApprovalHandle(h);
+}
+
+/** Finished for the wait: a final job or campaign, or an approval declined or expired (nothing will be sent). */
+function isFinished(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'declined';
+}
+
 /**
  * Each handle → the job it names (a `submission:` handle of an accepted job → its platform reference).
  * @throws UserInputError(handles[i]) for a string that is not a handle, or (HTTP mode) another caller's job
@@ -111,20 +140,41 @@ async function waitWithCampaigns(
   ctx: ToolContext,
 ) {
   const deadline = Date.now() + input.max_wait_s * 1000;
-  const jobHandles = input.handles.filter((h) => !isCampaignHandle(h));
+  const jobHandles = input.handles.filter((h) => !isLooked(h));
   const resolved = new Map((await resolveAll(jobHandles, ctx)).map((j, i) => [jobHandles[i]!, j]));
   const refs = new Map([...resolved].map(([h, j]) => [h, j.ref]));
+  const approvals = { ...ctx, nameOf: nameOfPeople(ctx.config) };
   for (;;) {
+    // Which handles wait on an approval this round (pending, or approved and not yet sent): a decision or the
+    // unhold is a store write no read announces, so the round ends at the poller's pace for them.
+    const onApproval = new Set<string>();
     const envelopes = await Promise.all(
-      input.handles.map(async (h) => {
-        if (isCampaignHandle(h))
-          return campaignEnvelope(await readCampaign(ctx.jobs, ctx.poller, h, ctx.owner, 'handles'));
+      input.handles.map(async (h, i) => {
+        if (isApprovalHandle(h)) {
+          onApproval.add(h);
+          return approvalEnvelope(approvals, h, `handles[${i}]`);
+        }
+        if (isCampaignHandle(h)) {
+          const { view, records } = await readCampaignRecords(ctx.jobs, ctx.poller, h, ctx.owner, 'handles');
+          const held = await heldEnvelope(approvals, records, `${CAMPAIGN_HANDLE_PREFIX}${view.campaign}`, 'campaign');
+          return held ?? campaignEnvelope(view);
+        }
         const j = resolved.get(h)!;
+        if (j.rec && heldApprovalId(j.rec) !== undefined) {
+          // Held when resolved: its decision, unhold and send are store writes no read announces, so it is looked
+          // at afresh each round (at the poller's pace), by its platform reference once it has one.
+          onApproval.add(h);
+          const rec = (await ctx.jobs.get(j.rec.id)) ?? j.rec;
+          return (
+            (await heldEnvelope(approvals, [rec], rec.handle, rec.kind)) ??
+            (await followRecord(approvals, rec, `handles[${i}]`))
+          );
+        }
         const { view } = await ctx.poller.read(j.ref);
         return viewEnvelope(j.handle, j.ref, view, await ctx.jobs.getByRef(j.ref));
       }),
     );
-    const finished = envelopes.map((e) => e.status === 'completed' || e.status === 'failed');
+    const finished = envelopes.map((e) => isFinished(e.status));
     const done = input.until === 'any' ? finished.some(Boolean) : finished.every(Boolean);
     const pending = input.handles.filter((_, i) => !finished[i]);
     const progressed = finished.filter(Boolean).length;
@@ -143,6 +193,7 @@ async function waitWithCampaigns(
       return { structured: { jobs: envelopes, done, pending, next_step }, links };
     }
     const work = await openWork(input.handles, refs, finished, ctx.jobs);
+    if (input.handles.some((h, i) => !finished[i] && onApproval.has(h))) work.unsent = true;
     await untilSomethingMoves(ctx.poller, work, deadline - Date.now(), ctx.signal);
   }
 }

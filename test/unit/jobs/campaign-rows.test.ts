@@ -3,7 +3,7 @@
  * fail closed on the quote — one item without a published price makes the whole total unbounded.
  */
 import { describe, expect, it } from 'vitest';
-import { campaignRow } from '../../../src/jobs/campaign-rows.js';
+import { campaignRow, groupCampaigns } from '../../../src/jobs/campaign-rows.js';
 import { campaignFromRecords } from '../../../src/jobs/campaign-view.js';
 import { estimate } from '../../../src/jobs/envelope.js';
 import type { JobRecord } from '../../../src/jobs/store.js';
@@ -64,5 +64,16 @@ describe('campaignRow', () => {
   it('one unbounded item quote makes the total unbounded (fail closed)', () => {
     const r = row([item(0, {}), item(1, { estimate: estimate(50, 'per-call ceiling', { bounded: false }) })]);
     expect(r.estimate).toMatchObject({ credits: 150, bounded: false });
+  });
+
+  it('a single call sent as a bundle of one (held for approval) is a job row, a campaign of one item a campaign row', async () => {
+    const call = item(0, { fingerprint: 'cf', campaign: { ...item(0, {}).campaign!, total: 1 } });
+    const one = item(1, { campaign: { ...item(1, {}).campaign!, id: 'c2', total: 1 } });
+    const jobs = { bundleItems: async (id: string) => [call, one].filter((r) => r.campaign?.id === id) };
+    const entries = await groupCampaigns([call, one], jobs, undefined);
+    expect(entries.map((e) => ('job' in e ? ['job', e.job.id] : ['campaign', e.campaign.campaign.campaign]))).toEqual([
+      ['job', 'i0'],
+      ['campaign', 'c2'],
+    ]);
   });
 });
