@@ -13,6 +13,8 @@ export const JOB_STATUSES = [
   'completed',
   'failed',
   'unknown',
+  /** Held until a listed approver approves (issue 28 item 5): nothing sent; `handle` is `approval:<id>`. */
+  'approval_required',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
