@@ -145,7 +145,8 @@ export async function startHttpRuntime(
       ...(interval !== undefined ? { intervalMs: { min: interval, max: interval } } : {}),
     });
     steps.push(() => poller.close());
-    const catalog = createCatalog(client);
+    // On the runtime's clock: tests move it past the catalog's cache to see a price change (re-pricing).
+    const catalog = createCatalog(client, hooks.now ? { now: hooks.now } : {});
     // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
     const pubsub = await openPubSub(config, log);
     steps.push(() => pubsub.close());

@@ -221,6 +221,33 @@ describe('a call the policy holds', () => {
     expect(posts()).toBe(3);
   });
 
+  it('a price that rose after the approval goes back for approval, sending nothing; approved again, it is sent', async () => {
+    const { id } = await held(BIG(7));
+    const pack = sim.data.packs.find((p) => p.value === 'gadgets')!;
+    const was = pack.credits.video;
+    pack.credits.video = '500 credits';
+    try {
+      now += 6 * 60_000; // past the catalog's cache: the price is read again
+      expect(sc(await decide('lead', id)).state).toBe('approved');
+      const [item] = await heldItems(id);
+      expect(item!.outcome).toBe('queued');
+      expect(item!.held?.reason).not.toBe(`approval:${id}`);
+      const next = item!.held!.reason.slice('approval:'.length);
+      const again = await store.approval(next);
+      expect(again?.state).toBe('pending');
+      expect(again?.quoteCredits).toBe(500);
+      expect(posts()).toBe(0);
+      expect(sc(await decide('lead', next)).state).toBe('approved');
+      await until('the re-approved call to be sent', async () => {
+        const [i] = await heldItems(id);
+        return i && i.outcome !== 'queued' && i.outcome !== 'pending' ? i : undefined;
+      });
+      expect(posts()).toBe(1);
+    } finally {
+      pack.credits.video = was;
+    }
+  });
+
   it('the audit names the requester and the lead with the carrier', async () => {
     const rows = await store.approvalAudit({ requester: 'token:alice' });
     const approved = rows.find((r) => r.event === 'approve');
