@@ -58,6 +58,8 @@ export interface HttpRuntime {
   /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
   pubsub: PubSub;
   sim: Simulator | undefined;
+  /** Runs this instance's outbox sweep now (held approvals included); what its timer does every 5 s. */
+  sweep(): Promise<number>;
   /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
 }
@@ -287,7 +289,7 @@ export async function startHttpRuntime(
       ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
-    return { http, pubsub, sim, close: closeAll };
+    return { http, pubsub, sim, sweep: () => campaigns.sweep(), close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
