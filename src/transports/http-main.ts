@@ -6,6 +6,7 @@ import { ALL_TOOLS } from '../../tools/index.js';
 import { CAMPAIGN_ITEM_SPECS } from '../../tools/video/create-campaign.js';
 import { approvalPageRoute } from '../approvals/page/route.js';
 import { approvalPageSettings } from '../approvals/page/settings.js';
+import type { StoreApprovalDesk } from '../approvals/store-desk.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
@@ -60,6 +61,8 @@ export interface HttpRuntime {
   sim: Simulator | undefined;
   /** Runs this instance's outbox sweep now (held approvals included); what its timer does every 5 s. */
   sweep(): Promise<number>;
+  /** The approval desk of this instance (the page and decide_approval decide through it; tests mount the page). */
+  desk: StoreApprovalDesk;
   /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
 }
@@ -289,7 +292,7 @@ export async function startHttpRuntime(
       ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
-    return { http, pubsub, sim, sweep: () => campaigns.sweep(), close: closeAll };
+    return { http, pubsub, sim, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
