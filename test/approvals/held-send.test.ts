@@ -17,6 +17,7 @@ import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/types.js';
 import { type HttpRuntime, startHttpRuntime } from '../../src/transports/http-main.js';
+import { BILLABLE_EXAMPLES } from '../helpers/examples.js';
 import { connectClient, sc, type TestClient, text } from '../http/helpers.js';
 
 const TOKENS = { alice: 'alice-0123456789abcdef', lead: 'lead-0123456789abcdef', bob: 'bob-0123456789abcdef' };
@@ -56,7 +57,16 @@ beforeAll(async () => {
   setTrustedMediaOrigins([sim.origin]);
   dir = await mkdtemp(join(tmpdir(), 'genplat-held-'));
   const policy = join(dir, 'approvals.json');
-  await writeFile(policy, JSON.stringify({ rules: [{ when: { credits_at_least: 300 }, approvers: ['token:lead'] }] }));
+  await writeFile(
+    policy,
+    JSON.stringify({
+      rules: [
+        { when: { credits_at_least: 300 }, approvers: ['token:lead'] },
+        // Only the requester herself is listed: nobody else can approve alice's template videos.
+        { name: 'templates by alice', when: { tools: ['create_template_video'] }, approvers: ['token:alice'] },
+      ],
+    }),
+  );
   const base = loadConfig(parseCli(['--http', '--port', '0']), {
     GENPLAT_API_KEY: sim.apiKey,
     GENPLAT_BASE_URL: sim.baseUrl,
@@ -246,6 +256,15 @@ describe('a call the policy holds', () => {
     } finally {
       pack.credits.video = was;
     }
+  });
+
+  it('a call whose rule nobody but the requester could approve is refused naming the rule: nothing written or sent', async () => {
+    const before = (await store.list()).length;
+    const r = await clients.alice.call('create_template_video', BILLABLE_EXAMPLES.create_template_video!.args(sim, 9));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('rule "templates by alice"');
+    expect((await store.list()).length).toBe(before);
+    expect(posts()).toBe(0);
   });
 
   it('the audit names the requester and the lead with the carrier', async () => {
