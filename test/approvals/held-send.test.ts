@@ -76,6 +76,8 @@ beforeAll(async () => {
       .join(','),
     GENPLAT_APPROVALS: policy,
     GENPLAT_MAX_CREDITS_PER_DAY: '100000',
+    // bob may spend 500 a day: one held 350-credit call leaves no room for a second.
+    GENPLAT_USER_BUDGETS: JSON.stringify({ 'token:bob': 500 }),
   });
   const config: Config = await withApprovalPolicy({
     ...base,
@@ -264,6 +266,19 @@ describe('a call the policy holds', () => {
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('rule "templates by alice"');
     expect((await store.list()).length).toBe(before);
+    expect(posts()).toBe(0);
+  });
+
+  it("a held call's reservation counts against the requester's day budget until it is declined", async () => {
+    const first = await clients.bob.call('create_shoppable_video', BIG(81));
+    expect(sc(first).status, text(first)).toBe('approval_required');
+    const second = await clients.bob.call('create_shoppable_video', BIG(82));
+    expect(second.isError).toBe(true);
+    expect(text(second)).toMatch(/500/);
+    expect(posts()).toBe(0);
+    expect(sc(await decide('lead', idOf(sc(first).handle), 'decline')).state).toBe('declined');
+    const third = await clients.bob.call('create_shoppable_video', BIG(82));
+    expect(sc(third).status, text(third)).toBe('approval_required');
     expect(posts()).toBe(0);
   });
 
