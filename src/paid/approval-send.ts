@@ -33,10 +33,10 @@ import { evaluateBundleOfOne, evaluateCampaignAdmission } from './admission.js';
 import { consentCard } from './consent-card.js';
 import { admitRules, refusalError } from './guard.js';
 import { type HeldRequest, heldReason } from './hold.js';
-import { release } from './outbox.js';
+import { release, UNACKNOWLEDGED_GRACE_MS } from './outbox.js';
 import { finaliseEstimate } from './pricing/estimate.js';
 import { TOKEN_TTL_MS } from './token.js';
-import { HELD_DECLINED, HELD_EXPIRED, heldRefusedAtSend } from './wording.js';
+import { HELD_DECLINED, HELD_EXPIRED, heldRefusedAtSend, RELEASED_UNCONFIRMED } from './wording.js';
 
 const LEASE_MS = 30_000;
 
@@ -221,7 +221,19 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
           if (!reason?.startsWith('approval:') || seen.has(reason)) continue;
           seen.add(reason);
           const a = await deps.jobs.approval(reason.slice('approval:'.length));
-          if (!a || a.state === 'pending') continue;
+          if (!a) {
+            // Admitted held, but its approval was never written (the process stopped in between): nobody can
+            // ever approve it, and its requester was answered nothing. Released after the admission's grace.
+            if (Date.parse(item.createdAt) + UNACKNOWLEDGED_GRACE_MS <= deps.now()) {
+              for (const rec of await deps.jobs.bundleItems(bundle)) {
+                if (rec.outcome === 'queued' && rec.held?.reason === reason) {
+                  await release(deps.jobs, rec, RELEASED_UNCONFIRMED);
+                }
+              }
+            }
+            continue;
+          }
+          if (a.state === 'pending') continue;
           if (a.state === 'approved') await leased(a, () => approved(a));
           else await leased(a, () => releaseAll(a, a.state === 'declined' ? HELD_DECLINED : HELD_EXPIRED));
         }

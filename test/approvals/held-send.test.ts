@@ -5,6 +5,7 @@
  * campaign of N sends N; the requester, a third person, a second decision, an expired approval send nothing; a
  * decline returns the reservation; a price that rose goes back for approval. The audit names requester and lead.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,9 @@ import { withApprovalPolicy } from '../../src/approvals/load-policy.js';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
+import { approvalSender } from '../../src/paid/approval-send.js';
+import { UNACKNOWLEDGED_GRACE_MS } from '../../src/paid/outbox.js';
+import { RELEASED_UNCONFIRMED } from '../../src/paid/wording.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/types.js';
@@ -279,6 +283,34 @@ describe('a call the policy holds', () => {
     expect(sc(await decide('lead', idOf(sc(first).handle), 'decline')).state).toBe('declined');
     const third = await clients.bob.call('create_shoppable_video', BIG(82));
     expect(sc(third).status, text(third)).toBe('approval_required');
+    expect(posts()).toBe(0);
+  });
+
+  it('held items whose approval was never written (a stop in between) are released after the grace, unsent', async () => {
+    const { id } = await held(BIG(91));
+    const [item] = await heldItems(id);
+    // As if the process had stopped before writing the approval: the item waits for one that does not exist.
+    const orphan = `approval:${randomUUID()}`;
+    expect(
+      await store.claimItem(item!.id, { held: { since: item!.held!.since, reason: orphan } }, 'held'),
+    ).toBeDefined();
+    const sender = (later: number) =>
+      approvalSender({
+        config: {} as Config,
+        jobs: store,
+        log: createLogger('error', () => {}),
+        now: () => Date.now() + later,
+        ctx: {} as never,
+        itemSpec: () => undefined,
+        kick: () => {},
+        holder: 'test',
+      });
+    await sender(0).recover();
+    expect((await store.get(item!.id))?.outcome).toBe('queued');
+    await sender(UNACKNOWLEDGED_GRACE_MS + 1_000).recover();
+    const released = await store.get(item!.id);
+    expect(released?.outcome).toBe('rejected');
+    expect(released?.reason).toBe(RELEASED_UNCONFIRMED);
     expect(posts()).toBe(0);
   });
 
