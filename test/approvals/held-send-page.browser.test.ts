@@ -27,6 +27,7 @@ import { findChromium } from '../helpers/chromium.js';
 import { connectClient, type TestClient } from '../http/helpers.js';
 
 const ALICE = 'alice-0123456789abcdef';
+const PUBLIC_URL = 'https://genplat.example';
 const SHOPPABLE = (n: number) => ({
   category: 'gadgets',
   format: 'unboxing',
@@ -55,26 +56,6 @@ beforeAll(async () => {
     policy,
     JSON.stringify({ rules: [{ when: { credits_at_least: 300 }, approvers: [oidcOwner(idp.issuer, 'lead')] }] }),
   );
-  const cfg = loadConfig(parseCli(['--http', '--port', '0']), {
-    GENPLAT_API_KEY: sim.apiKey,
-    GENPLAT_BASE_URL: sim.baseUrl,
-    GENPLAT_STATE_DIR: join(dir, 'state'),
-    GENPLAT_HTTP_TOKEN: `alice=${ALICE}`,
-    GENPLAT_APPROVALS: policy,
-  });
-  const config: Config = await withApprovalPolicy({
-    ...cfg,
-    vendors: sim.vendors,
-    logLevel: 'error',
-    confirm: { mode: 'never' },
-  });
-  rt = await startHttpRuntime(
-    config,
-    createLogger('error', () => {}),
-    { pollIntervalMs: 20 },
-  );
-  store = await openSqliteStore(config.stateDir);
-  alice = await connectClient(rt.http.url, ALICE);
   // The page over the runtime's own desk, on a loopback origin the browser reaches (GENPLAT_PUBLIC_URL must be
   // https, so the runtime's own mount is not reachable here; the route and the desk are the same code).
   const routes: { route?: ReturnType<typeof approvalPageRoute> } = {};
@@ -96,6 +77,32 @@ beforeAll(async () => {
     }),
   });
   const client = (await reg.json()) as { client_id: string; client_secret: string };
+  const cfg = loadConfig(parseCli(['--http', '--port', '0']), {
+    GENPLAT_API_KEY: sim.apiKey,
+    GENPLAT_BASE_URL: sim.baseUrl,
+    GENPLAT_STATE_DIR: join(dir, 'state'),
+    GENPLAT_HTTP_TOKEN: `alice=${ALICE}`,
+    GENPLAT_APPROVALS: policy,
+    // The page is on: its link is in the approval_required answer (the browser follows its path on `base`).
+    GENPLAT_PUBLIC_URL: PUBLIC_URL,
+    GENPLAT_OAUTH_ISSUER: idp.issuer,
+    GENPLAT_OAUTH_RESOURCE: `${PUBLIC_URL}/mcp`,
+    GENPLAT_OAUTH_CLIENT_ID: client.client_id,
+    GENPLAT_OAUTH_CLIENT_SECRET: client.client_secret,
+  });
+  const config: Config = await withApprovalPolicy({
+    ...cfg,
+    vendors: sim.vendors,
+    logLevel: 'error',
+    confirm: { mode: 'never' },
+  });
+  rt = await startHttpRuntime(
+    config,
+    createLogger('error', () => {}),
+    { pollIntervalMs: 20 },
+  );
+  store = await openSqliteStore(config.stateDir);
+  alice = await connectClient(rt.http.url, ALICE);
   routes.route = approvalPageRoute({
     desk: rt.desk,
     key: () => store.consentKey(),
@@ -126,7 +133,10 @@ async function heldLink(n: number): Promise<{ id: string; link: string }> {
   expect(env.status).toBe('approval_required');
   const id = env.handle.slice('approval:'.length);
   const a = await store.approval(id);
-  return { id, link: approvalLink(base, id, a!.expiresAt, await store.consentKey()) };
+  // The answer carries the page's link (GENPLAT_PUBLIC_URL); the browser follows its signed path here.
+  const given = (env as { details?: { approval_page?: string } }).details?.approval_page;
+  expect(given).toBe(approvalLink(PUBLIC_URL, id, a!.expiresAt, await store.consentKey()));
+  return { id, link: `${base}${new URL(given!).pathname}` };
 }
 
 describe('a held call approved on the page in chromium', () => {
