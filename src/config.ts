@@ -17,7 +17,7 @@ import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
-import { CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { APPROVAL_STEPS, CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
@@ -315,7 +315,7 @@ const EnvSchema = z.object({
   GENPLAT_UPLOAD_MAX_INFLIGHT: intFrom('GENPLAT_UPLOAD_MAX_INFLIGHT', 1, 100).optional(),
   GENPLAT_UPLOAD_IDLE_S: intFrom('GENPLAT_UPLOAD_IDLE_S', 1, 3600).optional(),
   // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
-  GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS]).optional(),
+  GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS, ...APPROVAL_STEPS]).optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;

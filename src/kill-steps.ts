@@ -15,13 +15,21 @@
  *   after restart the replay writes it: the job id is in the store).
  * - `answer_stored`: the store took the answer, its spool line is not yet marked done (after restart the replay
  *   finds the record settled and changes nothing).
+ * - `after_approval`: an approval closed as approved (committed), its held items not yet unheld (after restart the
+ *   outbox sweep finds the approved approval with held items and sends each once: src/paid/approval-send.ts).
  */
 export const PAID_STEPS = ['before_admit', 'in_admit', 'after_admit', 'after_post'] as const;
 /** A campaign's own steps (test/campaigns/kill.test.ts): a single call never reaches them. */
 export const CAMPAIGN_STEPS = ['campaign_admitted', 'campaign_item_posted'] as const;
 /** The spool's steps inside a settle (test/durability/spool-kill.test.ts): only a serving process's store has them. */
 export const SPOOL_STEPS = ['answer_spooled', 'answer_stored'] as const;
-export type PaidStep = (typeof PAID_STEPS)[number] | (typeof CAMPAIGN_STEPS)[number] | (typeof SPOOL_STEPS)[number];
+/** A held request's step once its approval closed (test/approvals/held-send-kill.test.ts). */
+export const APPROVAL_STEPS = ['after_approval'] as const;
+export type PaidStep =
+  | (typeof PAID_STEPS)[number]
+  | (typeof CAMPAIGN_STEPS)[number]
+  | (typeof SPOOL_STEPS)[number]
+  | (typeof APPROVAL_STEPS)[number];
 
 /** A step callback that kills this process at `step`. */
 export function stepReached(step: PaidStep | undefined): ((at: PaidStep) => void) | undefined {

@@ -6,8 +6,14 @@
  * time holds a lease (`Store.tryLease`); the item claim in the store (queued → pending) is what guarantees "at
  * most one POST". What is sent, released or left is decided once, in outbox.ts `sendBundle` (issue 27: only
  * acknowledged items consented for this process's account and base URL, none by a read-only process).
+ *
+ * Held requests (issue 28 item 5): each tick also expires overdue approvals (the desk's `expire()`: their held
+ * items released) and finishes held items whose approval closed while nobody acted on it (approval-send.ts
+ * `recover`: a kill -9 after the approval's commit). `approvals.onDecided` is what a decision that closes an
+ * approval sets off on this instance (`ServerDeps.onApprovalDecided`); it kicks this sweep to send.
  */
 import { hostname } from 'node:os';
+import { type StoreApprovalDesk, storeApprovalDesk } from '../approvals/store-desk.js';
 import type { Catalog } from '../catalog.js';
 import type { PlatformClient } from '../client/types.js';
 import type { Config } from '../config.js';
@@ -17,6 +23,7 @@ import type { Poller } from '../jobs/poller.js';
 import type { ConsentedFor, JobStore } from '../jobs/store.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
+import { type ApprovalSender, approvalSender } from './approval-send.js';
 import { consentedFor } from './consented-for.js';
 import { type ItemSpecs, sweepOutbox } from './outbox.js';
 
@@ -40,7 +47,16 @@ export interface OutboxSweepDeps {
   everyMs?: number;
 }
 
-export function startOutboxSweep(deps: OutboxSweepDeps): { close(): void; sweep(): Promise<number> } {
+export interface OutboxSweep {
+  close(): void;
+  sweep(): Promise<number>;
+  /** What this instance does when an approval closes or expires. */
+  approvals: ApprovalSender;
+  /** The approval desk over the store, acting through `approvals`. */
+  desk: StoreApprovalDesk;
+}
+
+export function startOutboxSweep(deps: OutboxSweepDeps): OutboxSweep {
   const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2)}`;
   const ctx: ToolContext = {
     config: deps.config,
@@ -55,6 +71,32 @@ export function startOutboxSweep(deps: OutboxSweepDeps): { close(): void; sweep(
     progress: async () => {},
   };
   let running: Promise<number> | undefined;
+  // A kick while a sweep runs (it may be past the bundle already) asks for one more run after it.
+  let again = false;
+  const now = deps.now ?? Date.now;
+  const approvals = approvalSender({
+    config: deps.config,
+    jobs: deps.jobs,
+    log: deps.log,
+    now,
+    ctx,
+    itemSpec: deps.itemSpec,
+    kick: () => quietly(),
+    holder,
+    onStep: deps.onStep,
+  });
+  const desk = storeApprovalDesk(deps.jobs, {
+    onDecided: approvals.onDecided,
+    onExpired: approvals.onExpired,
+    nameOf: (id) => deps.config.people.get(id)?.name,
+    now,
+    log: deps.log,
+  });
+  const approvalsTick = async () => {
+    if (!deps.config.approvals) return;
+    await desk.expire();
+    await approvals.recover();
+  };
   // Campaigns this process declined to send (read-only, another account or base URL): logged once each.
   const told = new Set<string>();
   let mine: Promise<ConsentedFor> | undefined;
@@ -63,12 +105,22 @@ export function startOutboxSweep(deps: OutboxSweepDeps): { close(): void; sweep(
       mine = undefined;
       throw err;
     });
-    running ??= mine
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = mine
+      .then(async (m) => {
+        await approvalsTick().catch((err: unknown) =>
+          deps.log.warn('held approvals not finished this tick; retrying', { error: String(err) }),
+        );
+        return m;
+      })
       .then((m) =>
         sweepOutbox(deps.itemSpec, ctx, {
           jobs: deps.jobs,
           log: deps.log,
-          now: deps.now ?? Date.now,
+          now,
           onStep: deps.onStep,
           holder,
           leaseMs: LEASE_MS,
@@ -79,6 +131,10 @@ export function startOutboxSweep(deps: OutboxSweepDeps): { close(): void; sweep(
       )
       .finally(() => {
         running = undefined;
+        if (again) {
+          again = false;
+          quietly();
+        }
       });
     return running;
   };
@@ -87,5 +143,5 @@ export function startOutboxSweep(deps: OutboxSweepDeps): { close(): void; sweep(
   const timer = setInterval(quietly, deps.everyMs ?? OUTBOX_SWEEP_EVERY_MS);
   timer.unref();
   quietly();
-  return { close: () => clearInterval(timer), sweep };
+  return { close: () => clearInterval(timer), sweep, approvals, desk };
 }

@@ -27,6 +27,7 @@ import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js'
 import { admitCampaignCall } from './campaign.js';
 import { consentCard } from './consent-card.js';
 import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
+import { holdIfPolicyAsks } from './hold.js';
 import { release } from './outbox.js';
 import { type PreparedCall, prepareCall } from './prepare.js';
 import { sendItem } from './send.js';
@@ -97,6 +98,20 @@ async function consentAndAdmit(
       : { envelope: decision.envelope };
   }
   if (decision.kind === 'ask') return { askForm: { message: decision.message, envelope: decision.envelope } };
+  // Consented by the requester; the approval policy may still hold it for someone else's approval (hold.ts).
+  const held = await holdIfPolicyAsks(
+    {
+      spec: paid as never,
+      prepared: { request, files, estimate, kind, summary },
+      items,
+      itemSpec: isBundle(paid) ? paid.billable.bundle.itemSpec : undefined,
+    },
+    call,
+    decision,
+    ctx,
+    deps,
+  );
+  if (held) return held;
   if (isBundle(paid)) {
     return admitCampaignCall(
       { items: items ?? [], estimate, itemSpec: paid.billable.bundle.itemSpec },

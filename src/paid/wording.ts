@@ -242,3 +242,28 @@ export function itemDuplicateMessage(index: number, message: string): string {
 export function campaignAdmittedNextStep(handle: string, total: number): string {
   return `Campaign admitted: ${total} items are being sent one by one. Call wait_for_jobs with handles ${JSON.stringify([handle])} (or get_job) for "k of ${total} done" and each item's status and outputs.`;
 }
+
+/** A paid call the approval policy refuses outright, or over stdio where no second person can approve. */
+export class ApprovalRefusedError extends GenplatError {}
+
+/** Over stdio there is one local, unproven person: a call the policy would hold cannot be approved by anyone. */
+export const STDIO_NEEDS_APPROVAL =
+  'Refused: the approval policy (GENPLAT_APPROVALS) asks for an approval of this call, and over stdio there is no signed-in requester nor a second, proven person to approve it. Nothing was sent and nothing was charged.';
+export const STDIO_NEEDS_APPROVAL_NEXT =
+  'Make the call through an HTTP deployment where you sign in, so a listed approver can approve it, or ask for a smaller call.';
+export const CANNOT_BE_APPROVED_NEXT = 'Ask the operator to add approvers to the rule, or make a smaller call.';
+
+/** The approval_required answer's next step. */
+export function approvalNextStep(handle: string, link: string | undefined): string {
+  const page = link ? ` An approver can decide on ${link}.` : '';
+  return `Tell the person the call waits for approval. Follow it with get_job("${handle}"): once approved the server sends it itself; do not call again.${page}`;
+}
+
+/** Why a held item was released unsent (its reservation returned). */
+export const HELD_DECLINED =
+  'released: the approval was declined; nothing was sent or charged, its reservation was returned';
+export const HELD_EXPIRED =
+  'released: nobody approved before the approval expired; nothing was sent or charged, its reservation was returned';
+export function heldRefusedAtSend(why: string): string {
+  return `released: approved, but the call no longer fits (${why}); nothing was sent or charged, its reservation was returned`;
+}

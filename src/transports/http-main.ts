@@ -2,11 +2,16 @@
  * `genplat-mcp --http`: the shared parts (one ledger, one platform client, one poller, one catalog) plus a
  * stateless Streamable HTTP listener that builds one MCP server per request for the authenticated caller.
  */
+import { ALL_TOOLS } from '../../tools/index.js';
 import { CAMPAIGN_ITEM_SPECS } from '../../tools/video/create-campaign.js';
+import { approvalPageRoute } from '../approvals/page/route.js';
+import { approvalPageSettings } from '../approvals/page/settings.js';
+import type { StoreApprovalDesk } from '../approvals/store-desk.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { createCatalog } from '../catalog.js';
 import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
+import { type BillableToolSpec, isBundle, type PaidToolSpec } from '../define-tool.js';
 import { ConfigurationError } from '../errors.js';
 import { finalJobCleanup } from '../files/files-deps.js';
 import { fileServices, sweepBlobs } from '../files/http-files.js';
@@ -34,6 +39,16 @@ import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
 import { ownerFilteredBus, ownsJobUri } from './listen-owner.js';
 
+/**
+ * Every tool that sends one platform request (a campaign's item tools and every single paid tool): what the
+ * outbox sweep sends a queued or unheld item with (a held single call is a bundle of one).
+ */
+const SENDING_SPECS = new Map<string, BillableToolSpec<never>>(
+  ALL_TOOLS.filter((t): t is PaidToolSpec => 'billable' in t && t.billable !== undefined)
+    .filter((t) => !isBundle(t))
+    .map((t) => [t.name, t as BillableToolSpec<never>]),
+);
+
 /** The job resource template's prefix (resources/): `genplat://jobs/{handle}`. */
 const JOB_URI_PREFIX = 'genplat://jobs/';
 
@@ -44,6 +59,10 @@ export interface HttpRuntime {
   /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
   pubsub: PubSub;
   sim: Simulator | undefined;
+  /** Runs this instance's outbox sweep now (held approvals included); what its timer does every 5 s. */
+  sweep(): Promise<number>;
+  /** The approval desk of this instance (the page and decide_approval decide through it; tests mount the page). */
+  desk: StoreApprovalDesk;
   /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
 }
@@ -131,7 +150,8 @@ export async function startHttpRuntime(
       ...(interval !== undefined ? { intervalMs: { min: interval, max: interval } } : {}),
     });
     steps.push(() => poller.close());
-    const catalog = createCatalog(client);
+    // On the runtime's clock: tests move it past the catalog's cache to see a price change (re-pricing).
+    const catalog = createCatalog(client, hooks.now ? { now: hooks.now } : {});
     // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
     const pubsub = await openPubSub(config, log);
     steps.push(() => pubsub.close());
@@ -169,7 +189,8 @@ export async function startHttpRuntime(
     const nowMs = hooks.now ?? Date.now;
     const blobs = jobs.blobs?.();
     const files = blobs ? fileServices(config, blobs, key, () => ownOrigin, { ...hooks, now: nowMs }) : undefined;
-    // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on.
+    // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on, and held
+    // requests once approved (issue 28 item 5: the sweep's `approvals`, whichever instance took the decision).
     const campaigns = startOutboxSweep({
       config,
       client,
@@ -177,7 +198,7 @@ export async function startHttpRuntime(
       log,
       catalog,
       poller,
-      itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
+      itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool) ?? (SENDING_SPECS.get(tool) as never),
       onStep: stepReached(config.testKillAt),
       files,
     });
@@ -188,6 +209,12 @@ export async function startHttpRuntime(
           uploadRoute({ blobs, key, log, now: nowMs, limits: config.files.uploadLimits }),
         ]
       : [];
+    // The signed approval page (docs/approvals-page.md): on with GENPLAT_PUBLIC_URL and an OpenID client.
+    const page = approvalPageSettings(config);
+    const pageRoutes = page.on
+      ? [approvalPageRoute({ desk: campaigns.desk, key, publicUrl: page.publicUrl, oidc: page.oidc, log, now: nowMs })]
+      : [];
+    if (config.approvals && !page.on) log.info(`approval page off: ${page.why}`);
     const http = await startHttpServer({
       ...config.http,
       log,
@@ -197,6 +224,7 @@ export async function startHttpRuntime(
           ? [webhookReceiver({ jobs, key, poller, hints, log, ...(hooks.now ? { now: hooks.now } : {}) })]
           : []),
         ...fileRoutes,
+        ...pageRoutes,
       ],
       // Listen streams hear "updated" only for their caller's jobs (the SDK's router filters by URI alone).
       bus: ownerFilteredBus(bus, (owner, uri) => ownsJobUri(jobs, owner, uri), log),
@@ -223,6 +251,7 @@ export async function startHttpRuntime(
           consentState,
           perRequest: true,
           listenStreams: era === 'modern',
+          onApprovalDecided: campaigns.approvals.onDecided,
           ...(callbackUrl ? { callbackUrl } : {}),
           ...(files ? { files } : {}),
         }).server,
@@ -263,7 +292,7 @@ export async function startHttpRuntime(
       ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
-    return { http, pubsub, sim, close: closeAll };
+    return { http, pubsub, sim, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withApprovalPolicy } from '../../src/approvals/load-policy.js';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createLogger } from '../../src/log.js';
@@ -124,12 +125,14 @@ export async function startHttpFleet(o: {
       GENPLAT_HTTP_TOKEN: `${TOKEN_A},${TOKEN_B}`,
       ...o.env,
     });
-    const config: Config = {
+    const plain: Config = {
       ...base,
       vendors: sim.vendors,
       confirm: o.confirm ?? { mode: 'always' },
       logLevel: 'error',
     };
+    // GENPLAT_APPROVALS in `env`: the policy read as the bin reads it at start-up.
+    const config = base.approvalsFile ? await withApprovalPolicy(plain) : plain;
     // Started one after the other: the first migrates the schema, the rest open it.
     instances.push(
       await startHttpRuntime(config, log, {
