@@ -217,7 +217,10 @@ const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
-  h = await startHarness({ config: { maxCreditsPerCall: 1_000_000, maxCreditsPerDay: 10_000_000 } });
+  // An approval policy named so decide_approval is listed and fuzzed like every other tool.
+  h = await startHarness({
+    config: { maxCreditsPerCall: 1_000_000, maxCreditsPerDay: 10_000_000, approvalsFile: '/policy.json' },
+  });
   listed = new Map((await h.client.listTools()).tools.map((t) => [t.name, t]));
   for (const spec of ALL_TOOLS) {
     const full = z.toJSONSchema(toolInput(spec), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
