@@ -13,7 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * How long a file takes: vitest's own cache of the last run on this machine when it has one, else the figures
  * recorded in test/file-durations.json (a clean clone, CI), else 0 (a new file: after the known long ones). The
  * order changes only when tests start, never what they prove; a stale table costs time, not correctness.
- * Regenerate it with `npm run test:durations`.
+ * Regenerate it with `npm run test:durations` after a full run (it reads vitest's own cache).
  */
 const RECORDED: Record<string, number> = (() => {
   try {
