@@ -72,7 +72,8 @@ describe('wait_for_jobs', () => {
       `Time ran out; the jobs keep running. Call wait_for_jobs with handles ["${a}"] to keep waiting.`,
     );
     expect(took).toBeGreaterThanOrEqual(1_000);
-    expect(took).toBeLessThan(3_000);
+    // Did not hang past its max_wait_s (generous: 8 test workers share 2 cores); the job itself runs 60 s.
+    expect(took).toBeLessThan(15_000);
   });
 
   it("reports a failed job with the platform's reason; all failed is an error", async () => {
