@@ -9,6 +9,8 @@
  * that lists their author; one decline by any listed approver declines the whole request (fail closed: a
  * person who may approve has said no, and a later approval by someone else must not override it).
  */
+
+import type { DecisionRefusalReason, Outstanding } from './decision-words.js';
 import type { Requirement } from './evaluate.js';
 import { decisionRefusal } from './wording.js';
 
@@ -40,20 +42,7 @@ export interface PendingApproval {
   state: ApprovalState;
 }
 
-export type DecisionRefusalReason =
-  | 'requester'
-  | 'same_credential'
-  | 'not_listed'
-  | 'already_decided'
-  | 'closed'
-  | 'expired';
-
-/** A requirement still short of approvals: how many more, and who could still give them. */
-export interface Outstanding {
-  rule: string;
-  missing: number;
-  waitingOn: readonly string[];
-}
+export type { DecisionRefusalReason, Outstanding } from './decision-words.js';
 
 export type DecisionVerdict =
   | { ok: true; state: 'pending' | 'approved' | 'declined'; outstanding: readonly Outstanding[] }

@@ -4,7 +4,7 @@
  * src/paid/wording.ts so the policy module stands alone; the paid path quotes these. Names: a caller id, with
  * the person's display name in front when the caller passes `nameOf` (from GENPLAT_PEOPLE).
  */
-import type { DecisionRefusalReason, Outstanding } from './decide.js';
+import type { DecisionRefusalReason, Outstanding } from './decision-words.js';
 import type { ApprovalNeed } from './evaluate.js';
 
 /** caller id → display name, when the directory has one. */
