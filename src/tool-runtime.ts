@@ -226,6 +226,7 @@ export async function runBillable(
       jobs: deps.jobs,
       log: deps.log,
       owner: deps.owner,
+      ownerLabel: deps.person,
       now: deps.now ?? Date.now,
       tokenTtlMs: deps.tokenTtlMs,
       onStep: deps.onPaidStep ?? stepReached(deps.config.testKillAt),

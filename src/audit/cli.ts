@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AuditArgs, Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openConfiguredStore } from '../store/index.js';
-import { approvalAuditRows, foldAudit, mergeAuditRows, toCsv, toJsonl } from './export.js';
+import { approvalAuditRows, foldAudit, mergeAuditRows, toCsv, toJsonl, withRecordedNames } from './export.js';
 
 export async function runAuditExport(
   config: Config,
@@ -34,7 +34,7 @@ export async function runAuditExport(
   const store = await openConfiguredStore(config, log);
   try {
     const events = await store.auditEvents({ since: args.since, owner: args.user });
-    const calls = foldAudit(events, config.people);
+    const calls = await withRecordedNames(foldAudit(events, config.people), (id) => store.get(id));
     const approvals = approvalAuditRows(
       await store.approvalAudit({ since: args.since, requester: args.user }),
       config.people,

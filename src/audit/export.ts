@@ -107,6 +107,25 @@ export function foldAudit(events: readonly AuditEvent[], people: PeopleDirectory
 }
 
 /**
+ * Call rows the people file does not name take the name and e-mail the request itself knew at admission (OAuth
+ * claims, the name a delegating bot gave: `JobRecord.ownerName`), read from each call's record.
+ */
+export async function withRecordedNames(
+  rows: AuditCallRow[],
+  recordOf: (
+    ledgerId: string,
+  ) => Promise<{ ownerName?: string | undefined; ownerEmail?: string | undefined } | undefined>,
+): Promise<AuditCallRow[]> {
+  for (const row of rows) {
+    if (row.owner_name !== null || typeof row.ledger_id !== 'string') continue;
+    const rec = await recordOf(row.ledger_id);
+    row.owner_name = rec?.ownerName ?? null;
+    if (row.owner_email === null) row.owner_email = rec?.ownerEmail ?? null;
+  }
+  return rows;
+}
+
+/**
  * One row per approval event: `owner` is the requester, `status` the approval's state after the event,
  * `updated_at` its time, `handle` the approval's (`approval:<id>`); the call's own columns stay empty (the call
  * sent once approved has its own row).

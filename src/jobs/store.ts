@@ -115,6 +115,12 @@ export interface JobRecord {
   originalUrl: string | undefined;
   /** HTTP mode: the caller (bearer token identity) that owns the job; undefined in stdio. */
   owner: string | undefined;
+  /**
+   * The owner's display name and e-mail as the request knew them at admission (OAuth claims, the name a delegating
+   * bot gave, the people file): for the audit export (issue 28 item 3), never for a decision.
+   */
+  ownerName?: string | undefined;
+  ownerEmail?: string | undefined;
   /** A campaign item (issue 21): which campaign, its index and its stored request. */
   campaign?: CampaignItemInfo | undefined;
   /**
@@ -141,11 +147,24 @@ export type NewJobRecord = Pick<
   Partial<
     Pick<
       JobRecord,
-      'id' | 'handle' | 'ref' | 'status' | 'outcome' | 'remote' | 'originalUrl' | 'exclusiveKey' | 'campaign' | 'held'
+      | 'id'
+      | 'handle'
+      | 'ref'
+      | 'status'
+      | 'outcome'
+      | 'remote'
+      | 'originalUrl'
+      | 'exclusiveKey'
+      | 'campaign'
+      | 'held'
+      | 'ownerName'
+      | 'ownerEmail'
     >
   >;
 
-export type JobPatch = Partial<Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner'>>;
+export type JobPatch = Partial<
+  Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner' | 'ownerName' | 'ownerEmail'>
+>;
 
 export interface JobFilter {
   owner?: string | undefined;

@@ -32,6 +32,8 @@ export interface BillingDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner: string | undefined;
+  /** The caller's name and e-mail as this request knows them (src/people/), recorded for the audit export. */
+  ownerLabel?: { name?: string | undefined; email?: string | undefined } | undefined;
   /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
   now: () => number;
   tokenTtlMs?: number | undefined;
@@ -58,4 +60,10 @@ export interface PaidCallArgs {
   elicit: ((message: string) => Promise<ElicitOutcome>) | undefined;
   /** The round of a 2026-07-28 confirmation form; undefined when the client cannot be asked that way. */
   form?: FormRound | undefined;
+}
+
+/** The record fields naming the owner (`JobRecord.ownerName` / `ownerEmail`), only those the request knows. */
+export function ownerNameOf(deps: Pick<BillingDeps, 'ownerLabel'>): { ownerName?: string; ownerEmail?: string } {
+  const { name, email } = deps.ownerLabel ?? {};
+  return { ...(name ? { ownerName: name } : {}), ...(email ? { ownerEmail: email } : {}) };
 }

@@ -26,6 +26,7 @@ import type { ConsentedFor, JobStore } from '../jobs/store.js';
 import { evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
+import { ownerNameOf } from './call-types.js';
 import { consentedFor } from './consented-for.js';
 import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { admitRules, confirmationRequired, type GuardDecision, type GuardRequest } from './guard.js';
@@ -91,6 +92,7 @@ export async function admitCampaignCall(
     estimate: item.estimate,
     consent: decision.consent,
     owner: deps.owner,
+    ...ownerNameOf(deps),
     ...(exclusives[index] ? { exclusiveKey: exclusives[index].key } : {}),
     campaign: {
       id,

@@ -30,6 +30,7 @@ import type { JobRecord } from '../jobs/store.js';
 import { evaluateBundleOfOne, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
+import { ownerNameOf } from './call-types.js';
 import { itemFingerprint } from './campaign.js';
 import { consentCard } from './consent-card.js';
 import { consentedFor } from './consented-for.js';
@@ -165,6 +166,7 @@ async function admitHeld(
     estimate: item.estimate,
     consent: decision.consent,
     owner: deps.owner,
+    ...ownerNameOf(deps),
     held: { since, reason: heldReason(approvalId) },
     ...(exclusives[index] ? { exclusiveKey: exclusives[index].key } : {}),
     campaign: {

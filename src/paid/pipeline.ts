@@ -24,6 +24,7 @@ import { evaluateBundleOfOne } from './admission.js';
 import { failedAdmission } from './admission-answer.js';
 import { prepareBundle } from './bundle.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
+import { ownerNameOf } from './call-types.js';
 import { admitCampaignCall } from './campaign.js';
 import { consentCard } from './consent-card.js';
 import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
@@ -147,6 +148,7 @@ async function consentAndAdmit(
           estimate,
           consent: decision.consent,
           owner: deps.owner,
+          ...ownerNameOf(deps),
           ...(exclusive ? { exclusiveKey: exclusive.key } : {}),
         },
       ],

@@ -7,7 +7,7 @@ import { encodeHandle, type JobRef, jobKey, recordRef } from '../jobs/handle.js'
 import type { AdmissionFacts, AdmitRules, AuditEvent, JobPatch, JobRecord, NewJobRecord } from './types.js';
 
 /** Fields fixed at intent time; a patch never changes them (same list as the 0.1 ledger). */
-const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'updatedAt'] as const;
+const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'ownerName', 'ownerEmail', 'updatedAt'] as const;
 
 export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
   // The caller may name the id in advance (the paid pipeline does, to find an admission whose answer was lost).
@@ -37,6 +37,8 @@ export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
     ...(rec.campaign ? { campaign: rec.campaign } : {}),
     ...(rec.held ? { held: rec.held } : {}),
     owner: rec.owner,
+    ...(rec.ownerName ? { ownerName: rec.ownerName } : {}),
+    ...(rec.ownerEmail ? { ownerEmail: rec.ownerEmail } : {}),
     createdAt: at,
     updatedAt: at,
   };

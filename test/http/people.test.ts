@@ -193,6 +193,21 @@ describe('the audit export names the people', () => {
     expect(csv).toContain(',slack:T1:U_ADA,Ada Lovelace,ada@example.com,create_talking_video,');
     expect(csv).toContain(",token:chatbot:alice,'=Alice,,create_talking_video,");
   });
+
+  it("a person the people file does not know is named as the request named them (the bot's name for them)", async () => {
+    const dora = await f.connect(PAIRS[1]!.token, { fetch: delegatingFetch({ id: 'dora', name: 'Dora Delegated' }) });
+    const args = { avatar_id: 'av_ava', voice_script: 'Named by the bot.' };
+    const quote = sc(await dora.call('create_talking_video', args));
+    const made = sc(
+      await dora.call('create_talking_video', { ...args, confirmation_token: quote.confirmation_token as string }),
+    );
+    expect(made.status).toBe('submitted');
+    const rows = (await exported('jsonl'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.find((r) => r.owner === 'token:chatbot:dora')).toMatchObject({ owner_name: 'Dora Delegated' });
+  });
 });
 
 describe.each(PAIRS)('MCP tasks and forms of $label', (pair) => {
