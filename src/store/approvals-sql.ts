@@ -3,6 +3,7 @@
  * kept). `?` placeholders; PostgreSQL renumbers them (`pgPlaceholders`). Table names take the backend's prefix
  * (`genplat_` on PostgreSQL, none on SQLite).
  */
+
 import type {
   ApprovalAuditEvent,
   ApprovalAuditFilter,
@@ -11,6 +12,7 @@ import type {
   ApprovalState,
   NewApprovalRecord,
 } from './approval-types.js';
+import { optionalNumber, optionalString } from './record.js';
 
 export function approvalTables(prefix: string) {
   return {
@@ -94,7 +96,7 @@ export function decisionInsertArgs(id: string, d: ApprovalDecisionRecord): (stri
   return [id, d.by, d.name ?? null, d.decision, d.carrier, d.at, d.reason ?? null];
 }
 
-const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+const str = optionalString;
 
 export function fromDecisionRow(row: Record<string, unknown>): ApprovalDecisionRecord {
   return {
@@ -143,7 +145,7 @@ export function approvalAuditArgs(
 }
 
 export function fromApprovalAuditRow(row: Record<string, unknown>): ApprovalAuditEvent {
-  const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
+  const num = optionalNumber;
   return {
     seq: Number(row.seq),
     at: new Date(Number(row.at)).toISOString(),

@@ -366,10 +366,14 @@ export function auditRow(rec: JobRecord, event: AuditEvent['event'], at: Date): 
   ];
 }
 
+/** A nullable column read back: SQL NULL → undefined (the audit rows of calls and of approvals). */
+export const optionalNumber = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
+export const optionalString = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+
 /** An audit row as read back (column names as in `AUDIT_COLUMNS`, plus `seq`). */
 export function fromAuditRow(row: Record<string, unknown>): AuditEvent {
-  const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
-  const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+  const num = optionalNumber;
+  const str = optionalString;
   return {
     seq: Number(row.seq),
     at: new Date(Number(row.at)).toISOString(),
