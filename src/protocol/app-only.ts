@@ -13,6 +13,7 @@
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { JSONRPCRequest, ListToolsResult, McpServer, ServerContext, Tool } from '@modelcontextprotocol/server';
 import { clientCapabilities } from './era.js';
+import { clientTakesBlockKit, withBlockKitMeta } from './slack-block-kit.js';
 
 /** The client declared the MCP Apps extension with the View's MIME type, on this request (2026) or at initialize. */
 export function clientShowsApps(server: McpServer, ctx: ServerContext | undefined): boolean {
@@ -49,9 +50,12 @@ export function serveToolsListPerClient(server: McpServer, prepared?: PreparedLi
   if (!live) throw new Error('tools/list: the SDK handler to wrap was not found (SDK changed?)');
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const apps = clientShowsApps(server, ctx);
+    // A Slack Block Kit client: the same list, its paid and job tools marked (src/protocol/slack-block-kit.ts).
+    const slack = clientTakesBlockKit(server, ctx) ? withBlockKitMeta : (tools: Tool[]) => tools;
     const ready = apps ? prepared?.forApps : prepared?.forOthers;
-    if (ready) return { tools: ready };
+    if (ready) return { tools: slack(ready) };
     const listed = (await live(request as JSONRPCRequest, ctx)) as ListToolsResult;
-    return apps ? listed : { ...listed, tools: listed.tools.filter((t) => !isAppOnly(t)) };
+    const tools = apps ? listed.tools : listed.tools.filter((t) => !isAppOnly(t));
+    return { ...listed, tools: slack(tools) };
   });
 }
