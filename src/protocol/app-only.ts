@@ -8,7 +8,8 @@
  *
  * What a client declared is read per request (`clientCapabilities`: the 2026-07-28 envelope, else the 2025
  * connection's initialize), so one instance can serve both kinds, and a per-request instance (stateless HTTP)
- * decides from the request alone.
+ * decides from the request alone. A client that declared Slack's Block Kit gets the same list with its paid and job
+ * tools marked (slack-block-kit.ts), prebuilt or live alike.
  */
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { JSONRPCRequest, ListToolsResult, McpServer, ServerContext, Tool } from '@modelcontextprotocol/server';

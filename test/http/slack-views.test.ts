@@ -56,7 +56,7 @@ describe('MCP App Views under Slack identity', () => {
     // Each person's View carries their own nonce (bound to the Slack person, src/apps/view-nonce.ts).
     expect((await view(bob)).nonce).not.toBe(nonce);
     const tool = (await ada.client.listTools()).tools.find((t) => t.name === 'create_talking_video');
-    expect((tool?._meta?.ui as { resourceUri?: string }).resourceUri).toBe(JOB_VIEWER_URI);
+    expect((tool?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).toBe(JOB_VIEWER_URI);
     // Block Kit is read like MCP Apps: per request on 2026; a 2025 client over stateless HTTP declared it only at
     // initialize, which a per-request instance never sees (docs/chat-bots.md "Slack-native answers").
     const marked = (tool?._meta?.slack as { supportsBlockKit?: boolean } | undefined)?.supportsBlockKit;
@@ -66,7 +66,8 @@ describe('MCP App Views under Slack identity', () => {
   it("the View's Confirm and get_job work for the Slack person, not for another Slack person", async () => {
     const quote = await ada.call('create_talking_video', ARGS);
     const token = sc(quote).confirmation_token as string;
-    if (testEra() === 'modern') expect(blockProblems((quote._meta?.slack as { blocks?: unknown }).blocks)).toEqual([]);
+    if (testEra() === 'modern')
+      expect(blockProblems((quote._meta?.slack as { blocks?: unknown } | undefined)?.blocks)).toEqual([]);
     else expect(quote._meta?.slack).toBeUndefined();
 
     // Bob's View (his own nonce) cannot confirm Ada's quote: the token is bound to Ada.
@@ -106,7 +107,8 @@ describe('MCP App Views under Slack identity', () => {
     // The View follows the job with get_job: Ada's, in blocks too; Bob is told there is no such job.
     const mine = await ada.call('get_job', { handle });
     expect(sc(mine).handle).toBe(handle);
-    if (testEra() === 'modern') expect(blockProblems((mine._meta?.slack as { blocks?: unknown }).blocks)).toEqual([]);
+    if (testEra() === 'modern')
+      expect(blockProblems((mine._meta?.slack as { blocks?: unknown } | undefined)?.blocks)).toEqual([]);
     const theirs = await bob.call('get_job', { handle });
     expect(theirs.isError).toBe(true);
     expect(text(theirs)).toMatch(/no such job for this caller/);
