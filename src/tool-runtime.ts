@@ -30,6 +30,7 @@ import { askWithForm, formCarrierFor, pushForm, readFormRound, type ToolAnswer }
 import { portableInputSchema, portableSchema } from './protocol/portable-schema.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
 import { rootsOf } from './protocol/roots.js';
+import { withSlackBlocks } from './protocol/slack-results.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 import { visibleSpecs } from './tool-visibility.js';
@@ -130,9 +131,11 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);
-        return spec.billable
+        const answer = spec.billable
           ? await runBillable(server, spec as PaidToolSpec, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
+        // A Slack Block Kit client also gets the answer as blocks (paid and job tools only).
+        return withSlackBlocks(server, extra, spec.name, billable, answer, deps.log);
       } catch (err) {
         return toolError(err, deps.log);
       }

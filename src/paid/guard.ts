@@ -14,6 +14,7 @@ import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
 import { userDayLimit } from './budgets.js';
+import { consentFormText, tokenFlowSummary } from './chat-summary.js';
 import {
   askConsent,
   type ConsentCarrier,
@@ -25,6 +26,7 @@ import {
   tokenCarrier,
   unsettledWarning,
 } from './consent.js';
+import { consentCard } from './consent-card.js';
 import { BodyTooDeepError, fingerprint01, fingerprint as fingerprintOf, MAX_BODY_DEPTH } from './fingerprint.js';
 import { issueToken, TOKEN_TTL_MS } from './token.js';
 import {
@@ -258,7 +260,11 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   const answer = await askConsent(carriers, {
     expected,
     estimate: est,
-    message: consentMessage(req.tool, est, req.summary, earlier, req.request.body),
+    // The card as text; a campaign's or long request's opens with its chat summary (chat-summary.ts).
+    message: consentFormText(
+      consentCard({ tool: req.tool, body: req.request.body, estimate: est, summary: req.summary }),
+      { warning: earlier ? unsettledWarning(earlier) : undefined, fingerprint: fp },
+    ),
     earlier,
   });
   if (answer.kind === 'granted') {
@@ -293,7 +299,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
 /** The `confirmation_required` answer: a fresh token bound to `expected`, the cost and what it makes. */
 export async function confirmationRequired(
   deps: GuardDeps,
-  req: Pick<GuardRequest, 'tool' | 'kind' | 'estimate' | 'summary'>,
+  req: Pick<GuardRequest, 'tool' | 'kind' | 'estimate' | 'summary'> & Partial<Pick<GuardRequest, 'request'>>,
   expected: Parameters<typeof issueToken>[1],
   earlier: JobRecord | undefined,
   reason: string | undefined,
@@ -320,6 +326,13 @@ export async function confirmationRequired(
       expiresAt,
       humanOnly: deps.config.consent === 'human',
       warning,
+      // Same card, same fingerprint as the token: a campaign's or long request's summary for the chat.
+      chatSummary: req.request
+        ? tokenFlowSummary(
+            consentCard({ tool: req.tool, body: req.request.body, estimate: est, summary: req.summary }),
+            expected.fingerprint,
+          )
+        : undefined,
     }),
   };
 }

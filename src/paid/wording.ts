@@ -132,10 +132,15 @@ export function confirmationNextStep(q: {
   expiresAt: Date;
   humanOnly: boolean;
   warning: string | undefined;
+  /** A campaign's or long request's chat summary (chat-summary.ts): shown instead of cost + summary. */
+  chatSummary?: string | undefined;
 }): string {
   const est = q.estimate;
   const until = q.expiresAt.toISOString();
-  return `No charge made.${q.warning ? ` ${q.warning} Tell the user this, naming the request id.` : ''} Show the user the cost (${priceLine(est)}) and what will be made (${q.summary}); ${
+  const show = q.chatSummary
+    ? `Show the user this summary of the request, as it is:\n${q.chatSummary}\nThen: `
+    : `Show the user the cost (${priceLine(est)}) and what will be made (${q.summary}); `;
+  return `No charge made.${q.warning ? ` ${q.warning} Tell the user this, naming the request id.` : ''} ${show}${
     q.humanOnly
       ? `the user confirms by clicking Confirm on the card in the job viewer (single use, valid until ${until}); this server does not accept the token from you (GENPLAT_CONSENT=human). If no card is shown, the host cannot take a click: the operator must unset GENPLAT_CONSENT or use a host that renders MCP Apps or elicitation forms.`
       : `if they agree, call ${q.tool} again with the same arguments plus confirmation_token (single use, valid until ${until}).`
@@ -266,4 +271,57 @@ export const HELD_EXPIRED =
   'released: nobody approved before the approval expired; nothing was sent or charged, its reservation was returned';
 export function heldRefusedAtSend(why: string): string {
   return `released: approved, but the call no longer fits (${why}); nothing was sent or charged, its reservation was returned`;
+}
+
+/** The chat summary's first line (chat-summary.ts): what is made; a bundle by its items per tool. */
+export function summaryHeadline(
+  card: { tool: string; summary: string },
+  count: number,
+  tools: { tool: string; count: number }[],
+): string {
+  if (count === 1 && tools.length === 1 && tools[0]!.tool === card.tool) {
+    return `${card.tool}: ${card.summary.replace(/\s+/g, ' ').trim()}.`;
+  }
+  return `${card.tool}: ${count} items: ${tools.map((t) => `${t.count} × ${t.tool}`).join(', ')}.`;
+}
+
+/** The chat summary's cost: the card's price sentence (total, proven or not), unchanged. */
+export const summaryCostLine = (price: string) => `Cost (total): ${price}.`;
+
+/** What differs between a bundle's items; `product` when they are every combination of the values. */
+export function summaryVariesLine(fields: string[], product: number | undefined): string {
+  return product !== undefined
+    ? `Varies (${product} combinations): ${fields.join(' × ')}`
+    : `Varies between items: ${fields.join('; ')}`;
+}
+
+/** Between the summary and the full card in a consent form. */
+export const FULL_CARD_BELOW = '— Full card —';
+
+export const summarySameLine = () => 'Same in every item:';
+export const summaryFieldsLine = (n: number) => `Sent (${n} field${n === 1 ? '' : 's'}):`;
+export const summaryMore = (n: number) => `… and ${n} more (in the full card)`;
+export const summaryLongValue = (name: string, length: number) =>
+  `${name} (${length.toLocaleString('en-US')} characters)`;
+export const summaryValuePreview = (name: string, n: number, preview: string, length: number) =>
+  `  ${name} ${n}: "${preview}" (${length.toLocaleString('en-US')} characters)`;
+
+/** Where the full card is, one step from the summary, and the request's short ref (its fingerprint's start). */
+export function summaryFullCardLine(
+  where: ({ at: 'below' } | { at: 'app' } | { at: 'page'; url: string } | { at: 'request' })[],
+  ref: string | undefined,
+): string {
+  const said = where.map((w) => {
+    switch (w.at) {
+      case 'below':
+        return 'below this summary';
+      case 'app':
+        return 'the card shown with this answer (job viewer or campaign board)';
+      case 'page':
+        return `the approval page ${w.url}`;
+      default:
+        return 'ask, and every field of this call is listed';
+    }
+  });
+  return `Full card (every field, in full): ${said.join('; or ')}.${ref ? ` Request ref ${ref}.` : ''}`;
 }

@@ -8,11 +8,13 @@
  *
  * What a client declared is read per request (`clientCapabilities`: the 2026-07-28 envelope, else the 2025
  * connection's initialize), so one instance can serve both kinds, and a per-request instance (stateless HTTP)
- * decides from the request alone.
+ * decides from the request alone. A client that declared Slack's Block Kit gets the same list with its paid and job
+ * tools marked (slack-block-kit.ts), prebuilt or live alike.
  */
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { JSONRPCRequest, ListToolsResult, McpServer, ServerContext, Tool } from '@modelcontextprotocol/server';
 import { clientCapabilities } from './era.js';
+import { clientTakesBlockKit, withBlockKitMeta } from './slack-block-kit.js';
 
 /** The client declared the MCP Apps extension with the View's MIME type, on this request (2026) or at initialize. */
 export function clientShowsApps(server: McpServer, ctx: ServerContext | undefined): boolean {
@@ -49,9 +51,12 @@ export function serveToolsListPerClient(server: McpServer, prepared?: PreparedLi
   if (!live) throw new Error('tools/list: the SDK handler to wrap was not found (SDK changed?)');
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const apps = clientShowsApps(server, ctx);
+    // A Slack Block Kit client: the same list, its paid and job tools marked (src/protocol/slack-block-kit.ts).
+    const slack = clientTakesBlockKit(server, ctx) ? withBlockKitMeta : (tools: Tool[]) => tools;
     const ready = apps ? prepared?.forApps : prepared?.forOthers;
-    if (ready) return { tools: ready };
+    if (ready) return { tools: slack(ready) };
     const listed = (await live(request as JSONRPCRequest, ctx)) as ListToolsResult;
-    return apps ? listed : { ...listed, tools: listed.tools.filter((t) => !isAppOnly(t)) };
+    const tools = apps ? listed.tools : listed.tools.filter((t) => !isAppOnly(t));
+    return { ...listed, tools: slack(tools) };
   });
 }

@@ -26,8 +26,15 @@ afterAll(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-type Client = 'apps' | 'plain';
-const capsOf = (c: Client) => (c === 'apps' ? APPS_CLIENT : {});
+type Client = 'apps' | 'plain' | 'slack';
+/** Slackbot: MCP Apps and Slack's Block Kit (src/protocol/slack-block-kit.ts). */
+const SLACK_CLIENT = {
+  extensions: {
+    ...(APPS_CLIENT.extensions as object),
+    'io.slack/block-kit': { mimeTypes: ['application/vnd.slack.blocks+json'] },
+  },
+};
+const capsOf = (c: Client) => (c === 'apps' ? APPS_CLIENT : c === 'slack' ? SLACK_CLIENT : {});
 
 /** The built bin (the bundle) for one configuration, to a client that declares MCP Apps or not. */
 function spawnBin(env: Record<string, string>, args: string[] = [], client: Client = 'plain', era: Era = 'legacy') {
@@ -83,6 +90,17 @@ describe('build-time tools/list', () => {
       });
     }
   }
+
+  it('a Block Kit client (issue 29): the bin marks the paid and job tools supportsBlockKit, as the live list does', async () => {
+    const [bin, live] = await Promise.all([binTools({}, [], 'slack'), listTools({}, {}, capsOf('slack'))]);
+    expect(bin).toEqual(live);
+    const marked = bin.filter((t) => (t._meta?.slack as { supportsBlockKit?: boolean } | undefined)?.supportsBlockKit);
+    expect(marked.map((t) => t.name)).toEqual(expect.arrayContaining(['create_campaign', 'get_job', 'list_jobs']));
+    // The same definitions otherwise as an Apps client's list: only the marks differ.
+    const apps = await binTools({}, [], 'apps');
+    expect(bin.map((t) => t.name)).toEqual(apps.map((t) => t.name));
+    expect(JSON.stringify(apps)).not.toContain('supportsBlockKit');
+  });
 
   it('the bin lists confirm_paid_call to a 2026-07-28 MCP Apps client (capabilities on each request envelope)', async () => {
     const s = await spawnBin({}, [], 'apps', 'modern');
