@@ -267,3 +267,8 @@ export const HELD_EXPIRED =
 export function heldRefusedAtSend(why: string): string {
   return `released: approved, but the call no longer fits (${why}); nothing was sent or charged, its reservation was returned`;
 }
+
+/** A create_campaign asked again while the campaign it admitted runs (campaign-repeat.ts): that campaign. */
+export function campaignRepeatNextStep(handle: string, then: string): string {
+  return `Already confirmed: this is campaign ${handle}, admitted earlier; nothing more was sent or charged. ${then}`;
+}
