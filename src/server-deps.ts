@@ -10,6 +10,7 @@ import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { ToolSpec } from './define-tool.js';
 import type { FileServices } from './files/file-services.js';
+import type { Follower } from './jobs/follower.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { PaidStep } from './kill-steps.js';
@@ -26,6 +27,8 @@ export interface ServerDeps {
   catalog?: Catalog;
   /** Defaults to a poller over `client` and `jobs` (closed with the server). */
   poller?: Poller;
+  /** The job follower over that poller (issue 29 item 2); defaults to one of this server's (closed with it). */
+  follower?: Follower;
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string;

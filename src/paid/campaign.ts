@@ -143,7 +143,7 @@ export async function admitCampaignCall(
   if (!admitted.admitted) {
     // Two confirms of one campaign at once (a double click): the other one was admitted first.
     const repeat = await admittedTwin(admitted, decision.fingerprint, call.owner, deps);
-    if (repeat !== undefined) return { envelope: await repeatAnswer(repeat, ctx) };
+    if (repeat !== undefined) return { envelope: await repeatAnswer(repeat, ctx), repeat: true };
     if (admitted.reason === 'exclusive' && admitted.item !== undefined) {
       // An item's key is held (upscale: an attempt for its video started since the quote): its tool's refusal.
       const refuse = exclusives[admitted.item]?.refuse;

@@ -51,7 +51,7 @@ export async function runPaidCall(
   const files = filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager });
   if (isBundle(paid)) {
     const bundle = await prepareBundle(paid, raw, ctx, deps, { files, allowDuplicate: args.allowDuplicate });
-    if ('repeatOf' in bundle) return { envelope: await repeatAnswer(bundle.repeatOf, ctx) };
+    if ('repeatOf' in bundle) return { envelope: await repeatAnswer(bundle.repeatOf, ctx), repeat: true };
     return consentAndAdmit(paid, { ...bundle, files: new Map() }, args, ctx, deps, bundle.items);
   }
   const prepared = await prepareCall(paid, raw, ctx, { files, owner: deps.owner });

@@ -20,6 +20,7 @@ import { uploadRoute } from '../files/upload-route.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
 import { createFollower } from '../jobs/follower.js';
 import { createPoller } from '../jobs/poller.js';
+import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
 import { startOutboxSweep } from '../paid/outbox-sweep.js';
@@ -57,6 +58,8 @@ export interface HttpRuntime {
   /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
   pubsub: PubSub;
   sim: Simulator | undefined;
+  /** The job store this instance serves (tests read what was recorded without a tool call). */
+  jobs: JobStore;
   /** Runs this instance's outbox sweep now (held approvals included); what its timer does every 5 s. */
   sweep(): Promise<number>;
   /** The approval desk of this instance (the page and decide_approval decide through it; tests mount the page). */
@@ -248,6 +251,7 @@ export async function startHttpRuntime(
           client,
           jobs,
           poller,
+          follower,
           catalog,
           owner,
           log,
@@ -287,7 +291,7 @@ export async function startHttpRuntime(
       ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
-    return { http, pubsub, sim, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
+    return { http, pubsub, sim, jobs, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
