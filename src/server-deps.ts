@@ -56,9 +56,10 @@ export interface ServerDeps {
   /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts). */
   files?: FileServices;
   /**
-   * With `perRequest`: this instance answers a 2026-07-28 client, whose per-resource updates come on a
-   * `subscriptions/listen` stream fed by the HTTP handler's event bus. The SDK honours a listen filter's
-   * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
+   * This instance answers a 2026-07-28 client, whose per-resource updates come on `subscriptions/listen` streams:
+   * with `perRequest` fed by the HTTP handler's event bus (the SDK honours a listen filter's `resourceSubscriptions`
+   * only when the server advertises `resources.subscribe`, so it is advertised then); on stdio fed by this
+   * instance for the connection's life (src/protocol/stdio-listen.ts).
    */
   listenStreams?: boolean;
   /** What a decision that closes an approval sets off (issue 28; `ToolContext.onApprovalDecided`). */

@@ -16,6 +16,7 @@ import { createFollower } from './jobs/follower.js';
 import { createPoller } from './jobs/poller.js';
 import { registerPrompts } from './prompts.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
+import { feedStdioListen } from './protocol/stdio-listen.js';
 import { registerTaskHandlers } from './protocol/tasks.js';
 import type { ServerDeps } from './server-deps.js';
 import { registerTools } from './tool-runtime.js';
@@ -84,10 +85,16 @@ export function installHandlers(
   );
   registerPrompts(server, runtime);
   registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
+  // A 2026-07-28 stdio connection: its listen streams are fed from here (HTTP's from the handler's event bus).
+  const stopListen =
+    !deps.perRequest && deps.listenStreams
+      ? feedStdioListen(server, { poller, jobs: deps.jobs, log: deps.log, follow })
+      : undefined;
   return {
     toolNames: visibleSpecs(specs, deps.config).map((s) => s.name),
     confirm,
     close: () => {
+      stopListen?.();
       if (ownFollower) follower.close();
       if (ownPoller) poller.close();
     },
