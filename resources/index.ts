@@ -39,10 +39,11 @@ export function registerResources(
   server: McpServer,
   resources: ResourceSpec[],
   deps: ResourceDeps,
-  opts: { subscriptions: boolean } = { subscriptions: true },
+  opts: { subscriptions: boolean; follow?: () => () => void } = { subscriptions: true },
 ): void {
   for (const spec of resources) registerResource(server, spec, deps);
   if (opts.subscriptions) {
-    installSubscriptions(server, { poller: deps.poller, log: deps.log, jobs: deps.jobs, owner: deps.owner });
+    const follow = opts.follow ? { follow: opts.follow } : {};
+    installSubscriptions(server, { poller: deps.poller, log: deps.log, jobs: deps.jobs, owner: deps.owner, ...follow });
   }
 }

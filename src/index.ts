@@ -74,8 +74,10 @@ async function serve(config: Config, log: Logger): Promise<void> {
     process.exit(1);
   };
   const whole = canDeferHandlers(config) ? undefined : (await import('./server.js')).buildServer;
-  const conn = connectStdio(() => {
-    const b = whole ? whole(deps) : buildDeferredServer(deps, loadFailed);
+  const conn = connectStdio(({ era }) => {
+    // A 2026-07-28 connection's listen streams are fed by its instance (src/protocol/stdio-listen.ts).
+    const mine = { ...deps, listenStreams: era === 'modern' };
+    const b = whole ? whole(mine) : buildDeferredServer(mine, loadFailed);
     built.push(b);
     return b.server;
   });

@@ -10,6 +10,7 @@ import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
 import type { ToolSpec } from './define-tool.js';
 import type { FileServices } from './files/file-services.js';
+import type { Follower } from './jobs/follower.js';
 import type { Poller } from './jobs/poller.js';
 import type { JobStore } from './jobs/store.js';
 import type { PaidStep } from './kill-steps.js';
@@ -26,6 +27,8 @@ export interface ServerDeps {
   catalog?: Catalog;
   /** Defaults to a poller over `client` and `jobs` (closed with the server). */
   poller?: Poller;
+  /** The job follower over that poller (issue 29 item 2); defaults to one of this server's (closed with it). */
+  follower?: Follower;
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string;
@@ -53,9 +56,10 @@ export interface ServerDeps {
   /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts). */
   files?: FileServices;
   /**
-   * With `perRequest`: this instance answers a 2026-07-28 client, whose per-resource updates come on a
-   * `subscriptions/listen` stream fed by the HTTP handler's event bus. The SDK honours a listen filter's
-   * `resourceSubscriptions` only when the server advertises `resources.subscribe`, so it is advertised then.
+   * This instance answers a 2026-07-28 client, whose per-resource updates come on `subscriptions/listen` streams:
+   * with `perRequest` fed by the HTTP handler's event bus (the SDK honours a listen filter's `resourceSubscriptions`
+   * only when the server advertises `resources.subscribe`, so it is advertised then); on stdio fed by this
+   * instance for the connection's life (src/protocol/stdio-listen.ts).
    */
   listenStreams?: boolean;
   /** What a decision that closes an approval sets off (issue 28; `ToolContext.onApprovalDecided`). */

@@ -12,9 +12,11 @@ import { registerAppResources } from './apps/register.js';
 import { issueViewNonce } from './apps/view-nonce.js';
 import { createCatalog } from './catalog.js';
 import { finalJobCleanup } from './files/files-deps.js';
+import { createFollower } from './jobs/follower.js';
 import { createPoller } from './jobs/poller.js';
 import { registerPrompts } from './prompts.js';
 import type { ConsentStateCodec } from './protocol/request-state.js';
+import { feedStdioListen } from './protocol/stdio-listen.js';
 import { registerTaskHandlers } from './protocol/tasks.js';
 import type { ServerDeps } from './server-deps.js';
 import { registerTools } from './tool-runtime.js';
@@ -48,6 +50,11 @@ export function installHandlers(
       log: deps.log,
       onFinal: finalJobCleanup(deps.config, deps.log),
     });
+  // Issue 29 item 2: whoever listens (a 2025 subscription, a task) has their open jobs followed at the poller's pace.
+  const ownFollower = deps.follower === undefined;
+  const follower = deps.follower ?? createFollower({ store: deps.jobs, poller, log: deps.log });
+  const owner = deps.owner;
+  const follow = () => (owner !== undefined ? follower.follow(owner) : follower.followAll());
   const runtime = {
     config: deps.config,
     client: deps.client,
@@ -67,20 +74,28 @@ export function installHandlers(
     ...(deps.callbackUrl ? { callbackUrl: deps.callbackUrl } : {}),
     ...(deps.files ? { files: deps.files } : {}),
     ...(deps.onApprovalDecided ? { onApprovalDecided: deps.onApprovalDecided } : {}),
+    follow,
   };
   const specs = deps.tools ?? ALL_TOOLS;
   registerTools(server, specs, runtimeDeps);
   const confirm = registerConfirmTool(server, specs, runtimeDeps);
-  registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest });
+  registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest, follow });
   registerAppResources(server, deps.config, deps.files ? () => deps.files?.uploadOrigin() : undefined, async () =>
     issueViewNonce(await deps.jobs.consentKey(), deps.owner, (deps.now ?? Date.now)()),
   );
   registerPrompts(server, runtime);
   registerTaskHandlers(server, { ...runtime, ...(deps.now ? { now: deps.now } : {}) });
+  // A 2026-07-28 stdio connection: its listen streams are fed from here (HTTP's from the handler's event bus).
+  const stopListen =
+    !deps.perRequest && deps.listenStreams
+      ? feedStdioListen(server, { poller, jobs: deps.jobs, log: deps.log, follow })
+      : undefined;
   return {
     toolNames: visibleSpecs(specs, deps.config).map((s) => s.name),
     confirm,
     close: () => {
+      stopListen?.();
+      if (ownFollower) follower.close();
       if (ownPoller) poller.close();
     },
   };

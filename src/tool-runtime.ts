@@ -31,6 +31,7 @@ import { portableInputSchema, portableSchema } from './protocol/portable-schema.
 import type { ConsentStateCodec } from './protocol/request-state.js';
 import { rootsOf } from './protocol/roots.js';
 import { withSlackBlocks } from './protocol/slack-results.js';
+import { followWhileOpen } from './protocol/task-follow.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 import { visibleSpecs } from './tool-visibility.js';
@@ -60,6 +61,8 @@ export interface RuntimeDeps {
   files?: FileServices | undefined;
   /** What a decision that closes an approval sets off (`ToolContext.onApprovalDecided`). */
   onApprovalDecided?: OnDecided | undefined;
+  /** Follows every open job of this caller until the returned release (src/jobs/follower.ts; issue 29 item 2). */
+  follow?: (() => () => void) | undefined;
 }
 
 type Extra = ServerContext;
@@ -249,7 +252,12 @@ export async function runBillable(
   // A running job becomes an MCP task for a client that takes them (not for the App's Confirm click: the
   // View reads the envelope). Consent and the one POST are already behind us: polling a task sends no POST.
   // A campaign too: its task reports "k of N done" and completes when every item is final (protocol/campaign-task.ts).
-  if (carrier === 'model' && isRunning(env) && clientWantsTasks(server, extra)) return taskResult(env, deps);
+  const fresh = !('repeat' in result);
+  if (carrier === 'model' && fresh && isRunning(env) && clientWantsTasks(server, extra)) {
+    // While the task is open its owner's jobs are followed: it moves with nobody polling tasks/get (issue 29).
+    if (deps.follow) followWhileOpen(env.handle, { ...deps, follow: deps.follow });
+    return taskResult(env, deps);
+  }
   if (env.status !== 'confirmation_required') return envelopeResult(env);
   // The App's consent card needs the call to redeem: tool and arguments ride in `_meta`, not the envelope.
   const note = spec.billable.quoteNote?.(input as never);

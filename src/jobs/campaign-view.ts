@@ -10,6 +10,7 @@ import { isPollable, recordRef } from './handle.js';
 import { findKind } from './kinds/index.js';
 import type { Poller } from './poller.js';
 import type { JobRecord, JobStore } from './store.js';
+import { doneOf } from './wording.js';
 
 export const CAMPAIGN_HANDLE_PREFIX = 'campaign:';
 
@@ -148,7 +149,7 @@ export function campaignFromRecords(id: string, records: JobRecord[]): CampaignV
     handle: `${CAMPAIGN_HANDLE_PREFIX}${id}`,
     total: items.length,
     done,
-    progress: `${done} of ${items.length} done`,
+    progress: doneOf(done, items.length),
     quote_total: items.reduce((s, i) => s + i.quote, 0),
     charged_total: items.reduce((s, i) => s + Math.max(0, (i.charged ?? 0) - (i.refunded ?? 0)), 0),
     items,

@@ -17,7 +17,8 @@ import { type Estimate, estimate } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import { firstIdenticalItem } from './admission.js';
 import type { BillingDeps } from './call-types.js';
-import { atItem, itemFingerprint, refuseWhatAdmissionWould } from './campaign.js';
+import { atItem, ItemDuplicateError, itemFingerprint, refuseWhatAdmissionWould } from './campaign.js';
+import { repeatedBy } from './campaign-repeat.js';
 import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { campaignItemUnsettled } from './guard.js';
 import { type PreparedCall, prepareCall } from './prepare.js';
@@ -27,13 +28,17 @@ import { bundleBasis, bundleSummary, identicalItemsError, itemOutcomeNotKnown } 
 /** A prepared bundle: what the guard and the consent read (as for a single call), and its items. */
 export type PreparedBundle = Omit<PreparedCall, 'files'> & { items: CampaignItem[] };
 
+/**
+ * The bundle prepared, or `{ repeatOf }`: an item is a duplicate of an item of a running campaign that is this very
+ * call asked again (campaign-repeat.ts): the caller answers with that campaign.
+ */
 export async function prepareBundle(
   spec: BundleToolSpec<z.ZodRawShape>,
   raw: Record<string, unknown>,
   ctx: ToolContext,
   deps: Pick<BillingDeps, 'config' | 'jobs' | 'now' | 'owner'>,
   local: { files: Parameters<typeof prepareCall>[3]['files']; allowDuplicate: boolean },
-): Promise<PreparedBundle> {
+): Promise<PreparedBundle | { repeatOf: string }> {
   const entries = await spec.billable.bundle.items(raw as never, ctx);
   if (!local.allowDuplicate) {
     // Identical arguments make identical requests; checked again on the requests below (normalised forms).
@@ -49,7 +54,15 @@ export async function prepareBundle(
   }
   const items: CampaignItem[] = [];
   // One at a time: the catalog reads each item's validate makes are cached after the first.
-  for (const [index, entry] of entries.entries()) items.push(await prepareItem(index, entry, ctx, local));
+  for (const [index, entry] of entries.entries()) {
+    try {
+      items.push(await prepareItem(index, entry, ctx, local));
+    } catch (err) {
+      const repeatOf = err instanceof ItemDuplicateError ? await repeatedBy(err.record, entries, deps.jobs) : undefined;
+      if (repeatOf !== undefined) return { repeatOf };
+      throw err;
+    }
+  }
   const fps = items.map(itemFingerprint);
   const twin = local.allowDuplicate ? undefined : firstIdenticalItem(fps);
   if (twin) throw identicalItemsError(twin);

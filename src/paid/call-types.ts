@@ -23,6 +23,8 @@ export type { PaidResult };
  */
 export type PaidCallResult =
   | PaidResult
+  /** A campaign asked again (campaign-repeat.ts): an answer about it, like get_job's, never a new task. */
+  | { envelope: JobEnvelope; repeat: true }
   | { envelope: JobEnvelope; card: ConsentCard }
   | { askForm: { message: string; envelope: JobEnvelope } };
 

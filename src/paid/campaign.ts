@@ -22,11 +22,12 @@ import type { BillableToolSpec, CampaignItem, PlatformRequest, ToolContext } fro
 import { UserInputError } from '../errors.js';
 import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
-import type { ConsentedFor, JobStore } from '../jobs/store.js';
-import { evaluateCampaignAdmission } from './admission.js';
+import type { ConsentedFor, JobRecord, JobStore } from '../jobs/store.js';
+import { type AdmitRefusal, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
 import { ownerNameOf } from './call-types.js';
+import { repeatAnswer, sameCampaign } from './campaign-repeat.js';
 import { consentedFor } from './consented-for.js';
 import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { admitRules, confirmationRequired, type GuardDecision, type GuardRequest } from './guard.js';
@@ -140,6 +141,9 @@ export async function admitCampaignCall(
     };
   }
   if (!admitted.admitted) {
+    // Two confirms of one campaign at once (a double click): the other one was admitted first.
+    const repeat = await admittedTwin(admitted, decision.fingerprint, call.owner, deps);
+    if (repeat !== undefined) return { envelope: await repeatAnswer(repeat, ctx), repeat: true };
     if (admitted.reason === 'exclusive' && admitted.item !== undefined) {
       // An item's key is held (upscale: an attempt for its video started since the quote): its tool's refusal.
       const refuse = exclusives[admitted.item]?.refuse;
@@ -173,6 +177,23 @@ export async function admitCampaignCall(
 }
 
 /**
+ * The campaign this call's twin admitted, when the admission refused the call for it: as a duplicate of one of its
+ * items, or its token as spent (then the active campaign with this fingerprint, if any, is the twin's).
+ */
+async function admittedTwin(
+  refused: AdmitRefusal,
+  fingerprint: string,
+  owner: string | undefined,
+  deps: Pick<BillingDeps, 'config' | 'jobs' | 'now'>,
+): Promise<string | undefined> {
+  if (refused.reason === 'duplicate') return sameCampaign(refused.record, fingerprint);
+  if (refused.reason !== 'token_used') return undefined;
+  const rules = admitRules(deps, { owner, allowDuplicate: false }, { fingerprint });
+  const { duplicate } = await deps.jobs.readAdmissionFacts({ ...rules, user: undefined });
+  return sameCampaign(duplicate, fingerprint);
+}
+
+/**
  * Before an item is priced (issue 27): what its admission would refuse is refused now, so no quote is offered
  * (and no slow platform quote is asked) for a campaign that cannot be admitted. An item identical to a job or a
  * campaign item still active (the duplicate rule: not with `allow_duplicate`), or acting on what an active job
@@ -200,11 +221,20 @@ export async function refuseWhatAdmissionWould(
     const { duplicate } = await ctx.jobs.readAdmissionFacts({ ...rules, user: undefined });
     if (duplicate) {
       const err = duplicateRefusal(spec.name, duplicate);
-      throw new CostRefusedError('duplicate', itemDuplicateMessage(index, err.message), err.nextStep);
+      throw new ItemDuplicateError(duplicate, itemDuplicateMessage(index, err.message), err.nextStep);
     }
   }
   // Its UserInputError is renamed `items[index].<field>` by the caller (bundle.ts prepareItem).
   await spec.billable.beforeAdmit?.(input as never, ctx);
+}
+
+/** An item identical to an active job: the refusal, with that job (bundle.ts tells a campaign asked again). */
+export class ItemDuplicateError extends CostRefusedError {
+  readonly record: JobRecord;
+  constructor(record: JobRecord, message: string, nextStep: string) {
+    super('duplicate', message, nextStep);
+    this.record = record;
+  }
 }
 
 /** An item's UserInputError renamed to `items[i].<field>` (what the agent passed); anything else as it is. */

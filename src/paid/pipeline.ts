@@ -26,6 +26,7 @@ import { prepareBundle } from './bundle.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
 import { ownerNameOf } from './call-types.js';
 import { admitCampaignCall } from './campaign.js';
+import { repeatAnswer } from './campaign-repeat.js';
 import { consentCard } from './consent-card.js';
 import { admitRules, confirmationRequired, guardCall, refusalError } from './guard.js';
 import { holdIfPolicyAsks } from './hold.js';
@@ -50,6 +51,7 @@ export async function runPaidCall(
   const files = filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager });
   if (isBundle(paid)) {
     const bundle = await prepareBundle(paid, raw, ctx, deps, { files, allowDuplicate: args.allowDuplicate });
+    if ('repeatOf' in bundle) return { envelope: await repeatAnswer(bundle.repeatOf, ctx), repeat: true };
     return consentAndAdmit(paid, { ...bundle, files: new Map() }, args, ctx, deps, bundle.items);
   }
   const prepared = await prepareCall(paid, raw, ctx, { files, owner: deps.owner });

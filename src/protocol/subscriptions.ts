@@ -14,6 +14,11 @@ export interface SubscriptionDeps {
   /** HTTP mode: with both set, a caller may only subscribe to its own jobs (as for reads). */
   jobs?: JobStore;
   owner?: string | undefined;
+  /**
+   * Follows every open job of this session's caller until the returned release (issue 29 item 2): held while the
+   * session has a subscription, so its jobs and campaigns move with nobody reading them.
+   */
+  follow?: () => () => void;
 }
 
 /** Per session: each watched job costs a poll every 5-10 s, so a runaway client cannot make it unbounded. */
@@ -46,6 +51,15 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
    * Notifications go to the URI the client subscribed to, matched by job, whatever handle the change names.
    */
   const subs = new Map<string, { ac: AbortController; key: string } | undefined>();
+  /** The follower's release while the session has a subscription. */
+  let unfollow: (() => void) | undefined;
+  const followWhileSubscribed = () => {
+    if (subs.size > 0) unfollow ??= deps.follow?.();
+    else {
+      unfollow?.();
+      unfollow = undefined;
+    }
+  };
 
   async function watch(ref: JobRef, signal: AbortSignal): Promise<void> {
     let o: Observed = await deps.poller.read(ref);
@@ -64,7 +78,14 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
   });
 
   server.server.setRequestHandler('resources/subscribe', async (req) => {
-    const { uri } = req.params;
+    try {
+      return await subscribe(req.params.uri);
+    } finally {
+      followWhileSubscribed();
+    }
+  });
+
+  async function subscribe(uri: string): Promise<Record<string, never>> {
     if (subs.has(uri)) return {};
     if (subs.size >= MAX_SUBSCRIPTIONS) {
       throw new ProtocolError(
@@ -99,7 +120,7 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
       });
     }
     return {};
-  });
+  }
 
   /** A campaign: owner-checked like its read (a campaign nobody has is refused the same way). */
   async function subscribeCampaign(uri: string): Promise<Record<string, never>> {
@@ -125,6 +146,7 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
   server.server.setRequestHandler('resources/unsubscribe', async (req) => {
     subs.get(req.params.uri)?.ac.abort();
     subs.delete(req.params.uri);
+    followWhileSubscribed();
     return {};
   });
 
@@ -132,6 +154,7 @@ export function installSubscriptions(server: McpServer, deps: SubscriptionDeps):
     offChange();
     for (const sub of subs.values()) sub?.ac.abort();
     subs.clear();
+    followWhileSubscribed();
   };
   // Chained, not replaced: buildServer or a transport may have its own onclose.
   const previous = server.server.onclose;

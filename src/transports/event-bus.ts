@@ -15,10 +15,13 @@ const KINDS = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_
 /** A message off the wire, checked: another instance (or anything able to NOTIFY) wrote it. */
 function parseEvent(payload: string): ServerEvent | undefined {
   try {
-    const e = JSON.parse(payload) as { kind?: unknown; uri?: unknown };
+    const e = JSON.parse(payload) as { kind?: unknown; uri?: unknown; params?: unknown };
     if (typeof e !== 'object' || e === null || typeof e.kind !== 'string' || !KINDS.has(e.kind)) return undefined;
     if (e.kind === 'resource_updated') {
-      return typeof e.uri === 'string' ? { kind: 'resource_updated', uri: e.uri } : undefined;
+      if (typeof e.uri !== 'string') return undefined;
+      const params =
+        typeof e.params === 'object' && e.params !== null ? { params: e.params as ServerEvent['params'] } : {};
+      return { kind: 'resource_updated', uri: e.uri, ...params };
     }
     return { kind: e.kind } as ServerEvent;
   } catch {
@@ -32,8 +35,8 @@ export interface PubSubEventBus extends ServerEventBus {
 }
 
 /**
- * Forwarded notification params (`event.params`) are not carried: ours carry nothing the URI does not, and
- * the payload limit of NOTIFY stays far away.
+ * Forwarded notification params (`event.params`) of an update are carried: ours are a progress note of a few
+ * dozen bytes (src/transports/change-events.ts), far below NOTIFY's payload limit (8,000 bytes).
  */
 export function pubSubEventBus(pubsub: PubSub, log: Pick<Logger, 'warn' | 'debug'>): PubSubEventBus {
   const listeners = new Set<(event: ServerEvent) => void>();
@@ -50,7 +53,10 @@ export function pubSubEventBus(pubsub: PubSub, log: Pick<Logger, 'warn' | 'debug
   });
   return {
     publish(event) {
-      const wire = event.kind === 'resource_updated' ? { kind: event.kind, uri: event.uri } : { kind: event.kind };
+      const wire =
+        event.kind === 'resource_updated'
+          ? { kind: event.kind, uri: event.uri, ...(event.params ? { params: event.params } : {}) }
+          : { kind: event.kind };
       // Fire and forget, as the SDK's interface is synchronous: a lost change event costs a client one re-read.
       pubsub.publish(SERVER_EVENTS_CHANNEL, JSON.stringify(wire)).catch((err) => {
         log.warn('server event not published', { kind: event.kind, error: String(err) });

@@ -18,8 +18,9 @@ import { fileServices, sweepBlobs } from '../files/http-files.js';
 import { stagedRoute } from '../files/staged-route.js';
 import { uploadRoute } from '../files/upload-route.js';
 import { setTrustedMediaOrigins } from '../guards/url.js';
-import { campaignUriOfJob } from '../jobs/campaign-uri.js';
+import { createFollower } from '../jobs/follower.js';
 import { createPoller } from '../jobs/poller.js';
+import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
 import { type Logger, registerSecret } from '../log.js';
 import { startOutboxSweep } from '../paid/outbox-sweep.js';
@@ -34,6 +35,7 @@ import { openPubSub, type PubSub } from '../store/pubsub.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
 import { type JobHints, pubSubHints } from '../webhooks/hints.js';
 import { webhookReceiver } from '../webhooks/receiver.js';
+import { changePublisher } from './change-events.js';
 import { pubSubEventBus } from './event-bus.js';
 import { type HttpServerHandle, startHttpServer } from './http.js';
 import { isLoopbackBind } from './http-guards.js';
@@ -49,9 +51,6 @@ const SENDING_SPECS = new Map<string, BillableToolSpec<never>>(
     .map((t) => [t.name, t as BillableToolSpec<never>]),
 );
 
-/** The job resource template's prefix (resources/): `genplat://jobs/{handle}`. */
-const JOB_URI_PREFIX = 'genplat://jobs/';
-
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 export interface HttpRuntime {
@@ -59,6 +58,8 @@ export interface HttpRuntime {
   /** Messages between the instances of a fleet (PostgreSQL LISTEN/NOTIFY; in-process with SQLite). */
   pubsub: PubSub;
   sim: Simulator | undefined;
+  /** The job store this instance serves (tests read what was recorded without a tool call). */
+  jobs: JobStore;
   /** Runs this instance's outbox sweep now (held approvals included); what its timer does every 5 s. */
   sweep(): Promise<number>;
   /** The approval desk of this instance (the page and decide_approval decide through it; tests mount the page). */
@@ -150,6 +151,9 @@ export async function startHttpRuntime(
       ...(interval !== undefined ? { intervalMs: { min: interval, max: interval } } : {}),
     });
     steps.push(() => poller.close());
+    // Issue 29 item 2: every open job of a listening owner (listen stream, task) is read at the poller's pace.
+    const follower = createFollower({ store: jobs, poller, log });
+    steps.push(() => follower.close());
     // On the runtime's clock: tests move it past the catalog's cache to see a price change (re-pricing).
     const catalog = createCatalog(client, hooks.now ? { now: hooks.now } : {});
     // Change events for 2026-07-28 `subscriptions/listen` streams, shared by every instance on the database.
@@ -215,6 +219,9 @@ export async function startHttpRuntime(
       ? [approvalPageRoute({ desk: campaigns.desk, key, publicUrl: page.publicUrl, oidc: page.oidc, log, now: nowMs })]
       : [];
     if (config.approvals && !page.on) log.info(`approval page off: ${page.why}`);
+    // Listen streams hear "updated" only for their caller's jobs (the SDK's router filters by URI alone), and while
+    // one is open every open job of its caller is followed, so it hears them finish with nobody reading them.
+    const listenBus = ownerFilteredBus(bus, (owner, uri) => ownsJobUri(jobs, owner, uri), log, follower.follow);
     const http = await startHttpServer({
       ...config.http,
       log,
@@ -226,8 +233,7 @@ export async function startHttpRuntime(
         ...fileRoutes,
         ...pageRoutes,
       ],
-      // Listen streams hear "updated" only for their caller's jobs (the SDK's router filters by URI alone).
-      bus: ownerFilteredBus(bus, (owner, uri) => ownsJobUri(jobs, owner, uri), log),
+      bus: listenBus,
       ...(config.oauth
         ? {
             oauth: {
@@ -245,6 +251,7 @@ export async function startHttpRuntime(
           client,
           jobs,
           poller,
+          follower,
           catalog,
           owner,
           log,
@@ -263,16 +270,8 @@ export async function startHttpRuntime(
     if (webhooksOn) log.info(`webhooks on: job callbacks to ${callbackBase}/hooks/… end waits early`);
     // A job this instance's poller saw change is news for listen streams on every instance. Its first read here
     // is not (the job may have been read elsewhere long ago), unless it is already terminal.
-    steps.push(
-      poller.onChange((change) => {
-        if (change.previous === undefined && change.view.status === 'processing') return;
-        http.handler.notify.resourceUpdated(`${JOB_URI_PREFIX}${change.handle}`);
-        // A campaign item's change is also its campaign's (genplat://campaigns/{id}); the listen bus checks owners.
-        campaignUriOfJob(jobs, change.handle)
-          .then((uri) => uri && http.handler.notify.resourceUpdated(uri))
-          .catch((err) => log.debug('campaign of a changed job not found', { error: String(err) }));
-      }),
-    );
+    // A job this instance's poller saw change is news for listen streams on every instance (with its progress).
+    steps.push(poller.onChange(changePublisher(jobs, (event) => listenBus.publish(event), log)));
 
     if (!isLoopbackBind(config.http.host)) {
       for (const line of [
@@ -292,7 +291,7 @@ export async function startHttpRuntime(
       ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
-    return { http, pubsub, sim, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
+    return { http, pubsub, sim, jobs, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

@@ -42,16 +42,23 @@ export async function ownsJobUri(jobs: JobStore, owner: string, uri: string): Pr
   return (await jobs.getByRef(ref))?.owner === owner;
 }
 
+/**
+ * @param follow (issue 29 item 2) starts following every open job of a listening owner (src/jobs/follower.ts) and
+ *   returns the unfollow: while a stream is open its owner's jobs are read at the poller's pace, so the stream
+ *   hears them finish with nobody reading them.
+ */
 export function ownerFilteredBus(
   bus: ServerEventBus,
   owns: (owner: string, uri: string) => Promise<boolean>,
   log: Pick<Logger, 'debug'>,
+  follow?: (owner: string) => () => void,
 ): ServerEventBus {
   return {
     publish: (event) => bus.publish(event),
     subscribe(listener) {
       const owner = requestOwner.getStore();
-      return bus.subscribe((event: ServerEvent) => {
+      const unfollow = owner !== undefined ? follow?.(owner) : undefined;
+      const off = bus.subscribe((event: ServerEvent) => {
         if (event.kind !== 'resource_updated') return listener(event);
         // No owner known: not a request we authenticated; job events are not delivered (fail closed).
         if (owner === undefined) return;
@@ -62,6 +69,11 @@ export function ownerFilteredBus(
           })
           .catch((err) => log.debug('listen event dropped: owner check failed', { error: String(err) }));
       });
+      // The SDK calls this when the stream closes (idempotent: the follower's release is too).
+      return () => {
+        off();
+        unfollow?.();
+      };
     },
   };
 }

@@ -15,7 +15,7 @@ export interface StdioConnection {
 
 /** Serves `factory`'s server over the process's stdin/stdout. */
 export function connectStdio(
-  factory: () => McpServer,
+  factory: (ctx: { era: 'legacy' | 'modern' }) => McpServer,
   stdin: NodeJS.ReadableStream = process.stdin,
   stdout: NodeJS.WritableStream = process.stdout,
 ): StdioConnection {

@@ -21,6 +21,7 @@ import { openWork, untilSomethingMoves } from '../../src/jobs/campaign-wait.js';
 import { JobEnvelopeSchema } from '../../src/jobs/envelope.js';
 import { decodeHandle, isPollable, type JobRef, MAX_HANDLE_LENGTH } from '../../src/jobs/handle.js';
 import { type ResolvedJob, resolveJob } from '../../src/jobs/owner.js';
+import { waitProgress } from '../../src/jobs/progress.js';
 import { viewEnvelope } from '../../src/jobs/status.js';
 import { waitForJobs } from '../../src/jobs/wait.js';
 import type { ResourceLink } from '../../src/result.js';
@@ -177,8 +178,8 @@ async function waitWithCampaigns(
     const finished = envelopes.map((e) => isFinished(e.status));
     const done = input.until === 'any' ? finished.some(Boolean) : finished.every(Boolean);
     const pending = input.handles.filter((_, i) => !finished[i]);
-    const progressed = finished.filter(Boolean).length;
-    await ctx.progress({ progress: progressed, total: input.handles.length });
+    // In items and jobs ("3 of 6 done"), not handles: a campaign alone is not 0/1 then 1/1.
+    await ctx.progress(waitProgress(envelopes, finished));
     if (done || Date.now() >= deadline || ctx.signal.aborted) {
       const again = `Call wait_for_jobs with handles ${JSON.stringify(pending)}`;
       const next_step =
