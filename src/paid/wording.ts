@@ -273,7 +273,6 @@ export function heldRefusedAtSend(why: string): string {
   return `released: approved, but the call no longer fits (${why}); nothing was sent or charged, its reservation was returned`;
 }
 
-<<<<<<< HEAD
 /** The chat summary's first line (chat-summary.ts): what is made; a bundle by its items per tool. */
 export function summaryHeadline(
   card: { tool: string; summary: string },
@@ -325,9 +324,9 @@ export function summaryFullCardLine(
     }
   });
   return `Full card (every field, in full): ${said.join('; or ')}.${ref ? ` Request ref ${ref}.` : ''}`;
-=======
+}
+
 /** A create_campaign asked again while the campaign it admitted runs (campaign-repeat.ts): that campaign. */
 export function campaignRepeatNextStep(handle: string, then: string): string {
   return `Already confirmed: this is campaign ${handle}, admitted earlier; nothing more was sent or charged. ${then}`;
->>>>>>> wip/streams
 }
