@@ -17,11 +17,12 @@
  * Docs: docs/hosts-ci.md "Chat clients in CI".
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startModel } from '../hosts/lib/model.mjs';
 import { ENTRY, serverEnv, serverToolNames, startHttpServer, startSim, stop } from '../hosts/lib/procs.mjs';
+import { filesHolding, flowProblems, runClient } from '../hosts/lib/run-client.mjs';
 import { DONE_TEXT } from '../hosts/lib/script.mjs';
 import { client as openclaw } from './clients/openclaw.mjs';
 
@@ -92,7 +93,7 @@ async function runOne(c) {
   for (const d of [home, cwd, tmp]) mkdirSync(d, { recursive: true });
   const r = { client: c.id, name: c.name, version: version(c), transport: 'http', network, dir };
   const t0 = performance.now();
-  if (!r.version || !readdirSync(dirname(NODE24)).includes('node')) {
+  if (!r.version || !existsSync(NODE24)) {
     r.error = `${c.pkg} or the Node 24 it runs on is not installed (npm ci --prefix chat-clients && npm ci --prefix chat-clients/${c.dir})`;
     r.seconds = 0;
     return r;
@@ -127,7 +128,12 @@ async function runOne(c) {
     if (leaks.length) throw new Error(`the bearer token is written literally in ${leaks.join(', ')}`);
     const cmd = c.command({ prompt: PROMPT });
     const t2 = performance.now();
-    const out = await runClient(NODE24, cmd.args, { cwd, env: { ...env, ...cmd.env }, log: join(dir, 'client.log') });
+    const out = await runClient(NODE24, cmd.args, {
+      cwd,
+      env: { ...env, ...cmd.env },
+      log: join(dir, 'client.log'),
+      timeoutMs: RUN_TIMEOUT_MS,
+    });
     r.runSeconds = Math.round((performance.now() - t2) / 100) / 10;
     const rec = model.record;
     r.exit = out.code;
@@ -152,68 +158,10 @@ async function runOne(c) {
   return r;
 }
 
-/** Every file under `dir` whose text contains `secret`. */
-function filesHolding(dir, secret) {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .filter((f) => readFileSync(f).includes(secret));
-}
-
-function runClient(bin, argv, { cwd, env, log }) {
-  return new Promise((resolve) => {
-    const child = spawn(bin, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const file = createWriteStream(log);
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (c) => {
-      stdout += c;
-      file.write(c);
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-      file.write(c);
-    });
-    // detached: the client leads a process group; on a hang the group (the client and its children) goes.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    }, RUN_TIMEOUT_MS);
-    const done = (code, extra = '') => {
-      clearTimeout(timer);
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-      file.end();
-      resolve({ code, stdout, stderr: stderr + extra, timedOut });
-    };
-    child.on('error', (err) => done(null, `\nspawn error: ${err.message}`));
-    child.on('close', (code) => done(code));
-  });
-}
-
 /** What failed in a run, as text (empty = passed). */
 function problemsOf(r, c, toolNames) {
   if (r.error) return [`harness: ${r.error.split('\n')[0]}`];
-  const p = [];
-  const offered = new Set(r.offered);
-  const want = toolNames.map((n) => c.toolName(n));
-  const missing = want.filter((n) => !offered.has(n));
-  r.connected = missing.length < want.length;
-  r.toolsOk = missing.length === 0;
-  r.toolsText = `${want.length - missing.length}/${want.length}`;
-  const bases = r.calls.map((call) => toolNames.find((n) => c.toolName(n) === call) ?? call);
-  const shape = /^list_avatars create_talking_video create_talking_video( wait_for_jobs)+$/;
-  r.completed = r.outcome === 'completed' && shape.test(bases.join(' '));
-  if (r.outcome === 'completed' && !r.completed) p.push(`calls out of order: ${bases.join(' → ')}`);
-  if (!r.connected) p.push(`no tool of ours offered to the model (offered: ${r.offered.join(', ') || 'none'})`);
-  else if (!r.toolsOk) p.push(`tools not offered under ${c.toolName('<tool>')}: ${missing.join(', ')}`);
-  if (r.outcome !== 'completed')
-    p.push(`paid flow: ${r.finalText ?? `the model was never asked past ${r.calls.join(' → ') || 'the start'}`}`);
-  if (r.posts !== 1) p.push(`${r.posts} POST /video/generate (want 1)`);
+  const p = flowProblems(r, c.toolName, toolNames);
   if (r.timedOut) p.push(`client timed out after ${RUN_TIMEOUT_MS / 1000} s`);
   else if (r.exit !== 0) p.push(`client exited ${r.exit}`);
   else if (r.completed && r.envelope?.final !== DONE_TEXT)
