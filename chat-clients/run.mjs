@@ -109,7 +109,10 @@ async function runOne(c) {
       dumpDir: keep ? join(dir, 'requests') : undefined,
     });
     const token = `chat-clients-${c.id}-0123456789abcdef`;
-    http = await startHttpServer(serverEnv(sim, join(dir, 'state')), join(dir, 'server.log'), token);
+    // The server's default consent (GENPLAT_ELICITATION unset, unlike hosts/): OpenClaw's MCP client declares no
+    // elicitation, so the server itself answers a paid call with a confirmation token.
+    const { GENPLAT_ELICITATION: _default, ...serverDefaults } = serverEnv(sim, join(dir, 'state'));
+    http = await startHttpServer(serverDefaults, join(dir, 'server.log'), token);
     const env = {
       PATH: `${dirname(NODE24)}:/usr/local/bin:/usr/bin:/bin`,
       HOME: home,
