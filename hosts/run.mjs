@@ -18,8 +18,8 @@
  * `--keep` keeps every run dir and dumps each request the stand-in model got (a failed run's dir is always kept).
  * Docs: docs/hosts-ci.md.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { host as claudeCode } from './clients/claude-code.mjs';
@@ -28,6 +28,7 @@ import { host as gemini } from './clients/gemini.mjs';
 import { host as opencode } from './clients/opencode.mjs';
 import { startModel } from './lib/model.mjs';
 import { ENTRY, NODE, serverEnv, serverToolNames, startHttpServer, startSim, stop } from './lib/procs.mjs';
+import { filesHolding, flowProblems, runClient } from './lib/run-client.mjs';
 import { DONE_TEXT } from './lib/script.mjs';
 
 const HOSTS = [claudeCode, gemini, codex, opencode];
@@ -123,8 +124,9 @@ async function runOne(h, transport) {
       if (leaks.length) throw new Error(`the bearer token is written literally in ${leaks.join(', ')}`);
     }
     const cmd = h.command({ prompt: PROMPT, model, home, server });
-    const out = await runHost(join(modules, h.bin), cmd.args, {
+    const out = await runClient(join(modules, h.bin), cmd.args, {
       cwd,
+      timeoutMs: RUN_TIMEOUT_MS,
       env: {
         PATH: `${dirname(NODE)}:/usr/local/bin:/usr/bin:/bin`,
         HOME: home,
@@ -160,71 +162,10 @@ async function runOne(h, transport) {
   return r;
 }
 
-/** Every file under `dir` whose text contains `secret`. */
-function filesHolding(dir, secret) {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .filter((f) => readFileSync(f, 'utf8').includes(secret));
-}
-
-function runHost(bin, argv, { cwd, env, log }) {
-  mkdirSync(env.TMPDIR, { recursive: true });
-  return new Promise((resolve) => {
-    const child = spawn(bin, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const file = createWriteStream(log);
-    let text = '';
-    let timedOut = false;
-    const take = (c) => {
-      text += c;
-      file.write(c);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    // detached: the host is a process group leader; on a hang the group (the host and the servers it started) goes.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    }, RUN_TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      resolve({ code: null, text: `${text}\nspawn error: ${err.message}`, timedOut });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      // Whatever the host left running in its group (a stdio server it did not stop) goes with it.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-      file.end();
-      resolve({ code, text, timedOut });
-    });
-  });
-}
-
 /** What failed in a run, as text (empty = passed). */
 function problemsOf(r, toolNames) {
   if (r.error) return [`harness: ${r.error.split('\n')[0]}`];
-  const p = [];
-  const offered = new Set(r.offered);
-  const want = toolNames.map((n) => r.hostDef.toolName(n));
-  const missing = want.filter((n) => !offered.has(n));
-  r.connected = r.offered.length > 0 && missing.length < want.length;
-  r.toolsOk = missing.length === 0;
-  r.toolsText = `${want.length - missing.length}/${want.length}`;
-  // The flow as the model drove it: the quote, then the confirmed call, then waits (a host that skipped or
-  // repeated a step would otherwise still end `completed`).
-  const bases = r.calls.map((c) => toolNames.find((n) => r.hostDef.toolName(n) === c) ?? c);
-  const shape = /^list_avatars create_talking_video create_talking_video( wait_for_jobs)+$/;
-  r.completed = r.outcome === 'completed' && shape.test(bases.join(' '));
-  if (r.outcome === 'completed' && !r.completed) p.push(`calls out of order: ${bases.join(' → ')}`);
-  if (!r.connected) p.push(`no tool of ours offered to the model (offered: ${r.offered.join(', ') || 'none'})`);
-  else if (!r.toolsOk) p.push(`tools not offered under ${r.hostDef.toolName('<tool>')}: ${missing.join(', ')}`);
-  if (r.outcome !== 'completed')
-    p.push(`paid flow: ${r.finalText ?? `the model was never asked past ${r.calls?.join(' → ') || 'the start'}`}`);
-  if (r.posts !== 1) p.push(`${r.posts} POST /video/generate (want 1)`);
+  const p = flowProblems(r, r.hostDef.toolName, toolNames);
   if (r.timedOut) p.push(`host timed out after ${RUN_TIMEOUT_MS / 1000} s`);
   else if (r.exit !== 0) p.push(`host exited ${r.exit}`);
   else if (r.completed && !r.hostOutputTail.includes(DONE_TEXT))

@@ -27,8 +27,13 @@ export function ourJson(x, depth = 0) {
     } catch {
       const i = t.indexOf('{');
       const j = t.lastIndexOf('}');
-      if (i >= 0 && j > i && (i > 0 || j < t.length - 1)) return ourJson(t.slice(i, j + 1), depth + 1);
-      return null;
+      if (i >= 0 && j > i && (i > 0 || j < t.length - 1)) {
+        const found = ourJson(t.slice(i, j + 1), depth + 1);
+        if (found) return found;
+      }
+      // More than one JSON text after a label (OpenClaw: `structuredContent:\n{…}\n{…}`): the first object.
+      const first = i >= 0 ? firstObject(t, i) : null;
+      return first && first.length < t.length - i ? ourJson(first, depth + 1) : null;
     }
   }
   if (Array.isArray(x)) {
@@ -45,6 +50,22 @@ export function ourJson(x, depth = 0) {
       const found = ourJson(x[k], depth + 1);
       if (found) return found;
     }
+  }
+  return null;
+}
+
+/** The balanced `{…}` that starts at `from` in `t` (braces inside JSON strings skipped), or null. */
+function firstObject(t, from) {
+  let depth = 0;
+  let inString = false;
+  for (let k = from; k < t.length; k++) {
+    const c = t[k];
+    if (inString) {
+      if (c === '\\') k++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return t.slice(from, k + 1);
   }
   return null;
 }

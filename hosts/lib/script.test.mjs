@@ -20,12 +20,20 @@ test('reads our JSON from each host result shape', () => {
     codex: `Wall time: 0.0319 seconds\nOutput:\n${text}`,
     // opencode 1.18: the tool message's content string
     opencode: text,
+    // OpenClaw 2026.9: the tool message's content = a `structuredContent:` label, it pretty-printed, then the text
+    openclaw: `structuredContent:\n${JSON.stringify(quote, null, 2)}\n${text}`,
     // MCP content blocks, structuredContent
     blocks: [{ type: 'text', text }],
     structured: { content: [{ type: 'text', text: 'x' }], structuredContent: quote },
   };
   for (const [host, shape] of Object.entries(shapes)) assert.deepEqual(ourJson(shape), quote, host);
   assert.equal(ourJson('Tool error: unknown avatar'), null);
+  // The first object ends at its own closing brace, not at a brace inside one of its strings.
+  const braces = { ...quote, message: 'use {token} }' };
+  assert.deepEqual(
+    ourJson(`structuredContent:\n${JSON.stringify(braces, null, 2)}\n${JSON.stringify(braces)}`),
+    braces,
+  );
 });
 
 test('offered names: each host prefix, never a longer tool', () => {
