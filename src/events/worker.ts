@@ -115,13 +115,17 @@ export function startEventWorker(opts: EventWorkerOptions): EventWorker {
     return running;
   }
 
-  function schedule(): void {
+  /** A round that posted something is followed at once (the next event of a subject waits for the previous). */
+  function schedule(delay = tickMs): void {
     if (closed) return;
     timer = setTimeout(() => {
       round()
-        .catch((err) => log.warn(W.workerFailed, { error: err instanceof Error ? err.message : String(err) }))
-        .finally(schedule);
-    }, tickMs);
+        .then((posts) => schedule(posts > 0 ? 0 : tickMs))
+        .catch((err) => {
+          log.warn(W.workerFailed, { error: err instanceof Error ? err.message : String(err) });
+          schedule();
+        });
+    }, delay);
     timer.unref?.();
   }
   schedule();

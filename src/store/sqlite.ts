@@ -600,9 +600,11 @@ class SqliteStore implements Store {
 
   private eventsOnDb: EventStoreMethods | undefined;
   private get eventMethods(): EventStoreMethods {
+    // Not forced to disk (like `observe`): a delivery mark or lease lost to a power cut means one more delivery
+    // under the same webhook-id (at least once), never a lost event. A kill -9 loses nothing (WAL).
     this.eventsOnDb ??= sqliteEvents(
       this.db,
-      (fn) => this.tx(fn),
+      (fn) => this.tx(fn, false),
       () => this.open(),
     );
     return this.eventsOnDb;
