@@ -42,7 +42,7 @@ export function pgEvents(
       return tx(async (c) => {
         let last: { seq: number; at: number } | undefined;
         for (const ep of endpoints) {
-          const { rows } = await c.query<Row>(SQL.unfanned, [afterSeq, ep.key]);
+          const { rows } = await c.query<Row>(SQL.unfanned, [afterSeq, since, ep.key]);
           for (const r of rows) {
             const owner = r.owner == null ? undefined : String(r.owner);
             // Older than the retry window (an endpoint added later): not sent, so a new endpoint is not flooded.

@@ -22,9 +22,12 @@ export function eventSql(prefix: string) {
   return {
     insert: `INSERT INTO ${t.events} (id, dedupe, subject, type, owner, at, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe) DO NOTHING`,
     list: `SELECT seq, id, dedupe, subject, type, owner, at, body FROM ${t.events} WHERE seq > ? ORDER BY seq LIMIT ?`,
-    /** Events above `afterSeq` not yet fanned out to `endpoint` (the anti-join). */
+    /**
+     * Events above `afterSeq` not yet fanned out to `endpoint` (the anti-join), bounded to the retry window (older
+     * ones would be `skipped`: leaving them out keeps each round's scan to the window).
+     */
     unfanned: `SELECT e.seq, e.type, e.owner, e.subject, e.at FROM ${t.events} e
-      WHERE e.seq > ? AND NOT EXISTS (SELECT 1 FROM ${t.deliveries} d WHERE d.endpoint = ? AND d.event_seq = e.seq)
+      WHERE e.seq > ? AND e.at >= ? AND NOT EXISTS (SELECT 1 FROM ${t.deliveries} d WHERE d.endpoint = ? AND d.event_seq = e.seq)
       ORDER BY e.seq LIMIT ${FAN_OUT_BATCH}`,
     fan: `INSERT INTO ${t.deliveries} (endpoint, event_seq, subject, state, attempts, next_at, created_at)
       VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (endpoint, event_seq) DO NOTHING`,

@@ -29,7 +29,7 @@ export function sqliteEvents(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: 
       return tx(() => {
         let last: { seq: number; at: number } | undefined;
         for (const ep of endpoints) {
-          for (const r of all(SQL.unfanned, afterSeq, ep.key)) {
+          for (const r of all(SQL.unfanned, afterSeq, since, ep.key)) {
             const owner = r.owner == null ? undefined : String(r.owner);
             // Older than the retry window (an endpoint added later): not sent, so a new endpoint is not flooded.
             const state = Number(r.at) >= since && ep.takes({ type: String(r.type), owner }) ? 'due' : 'skipped';
