@@ -15,9 +15,10 @@ import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oaut
 import type { SlackAuthConfig } from './auth/slack-auth.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
+import { type EventsConfig, loadEventsConfig } from './events/config.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
-import { APPROVAL_STEPS, CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
@@ -163,6 +164,8 @@ export interface Config {
   people: PeopleDirectory;
   /** The people file's path, for doctor. */
   peopleFile?: string | undefined;
+  /** Events to bots (GENPLAT_EVENTS_*, src/events/config.ts, docs/events.md); undefined = off. */
+  events?: EventsConfig | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -273,6 +276,11 @@ const EnvSchema = z.object({
   GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
   GENPLAT_SLACK_TEAMS: z.string().optional(),
   GENPLAT_PEOPLE: z.string().optional(),
+  GENPLAT_EVENTS_URL: z.string().optional(),
+  GENPLAT_EVENTS_SECRET: z.string().optional(),
+  GENPLAT_EVENTS_ENDPOINTS: z.string().optional(),
+  // Seconds: 1 minute (a test) to 30 days.
+  GENPLAT_EVENTS_RETRY_FOR: intFrom('GENPLAT_EVENTS_RETRY_FOR', 60, 30 * 24 * 3600).optional(),
   GENPLAT_OAUTH_ISSUER: z.string().optional(),
   GENPLAT_OAUTH_RESOURCE: z.string().optional(),
   GENPLAT_OAUTH_AUDIENCE: z.string().optional(),
@@ -315,16 +323,18 @@ const EnvSchema = z.object({
   GENPLAT_UPLOAD_MAX_INFLIGHT: intFrom('GENPLAT_UPLOAD_MAX_INFLIGHT', 1, 100).optional(),
   GENPLAT_UPLOAD_IDLE_S: intFrom('GENPLAT_UPLOAD_IDLE_S', 1, 3600).optional(),
   // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
-  GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS, ...APPROVAL_STEPS]).optional(),
+  GENPLAT_TEST_KILL_AT: z
+    .enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS, ...APPROVAL_STEPS, ...EVENT_STEPS])
+    .optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;
 
 /**
  * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `db` (`db migrate`,
- * `db grant ROLE`) and `install` (`install <host>`) are positionals.
+ * `db grant ROLE`), `install` (`install <host>`) and `events` (`events log`) are positionals.
  */
-export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install'] as const;
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install', 'events'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
@@ -357,7 +367,7 @@ export function flagSpecFor(flag: CliFlag, command: Command): FlagSpec {
  * flags because it checks the configuration the server would run with.
  */
 export const CLI_FLAGS = {
-  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install'] },
+  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install', 'events'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: [...SERVE_LIKE, 'install'], valueIn: { install: 'URL' } },
@@ -365,7 +375,7 @@ export const CLI_FLAGS = {
   port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
   // `db` works on GENPLAT_DATABASE_URL alone.
-  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit'] },
+  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit', 'events'] },
   reset: { type: 'boolean', commands: ['sim'] },
   // `audit export` (src/audit/cli.ts).
   format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
@@ -446,10 +456,10 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'events', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
     throw new ConfigurationError([
-      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate" or "install <host>"${hint}`,
+      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate", "install <host>" or "events log"${hint}`,
     ]);
   }
   const command = word;
@@ -463,6 +473,11 @@ export function parseCli(argv: string[]): CliArgs {
       ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
       : undefined;
   const db = command === 'db' && !bool('help') && !bool('version') ? parseDbArgs(positionals.slice(1)) : undefined;
+  if (command === 'events' && !bool('help') && !bool('version')) {
+    const rest = positionals.slice(1);
+    if (rest.length !== 1 || rest[0] !== 'log')
+      throw new ConfigurationError(['use "genplat-mcp events log [--sandbox] [--state-dir DIR]"']);
+  }
   const install =
     command === 'install' && !bool('help') && !bool('version')
       ? parseInstallArgs(positionals.slice(1), {
@@ -833,8 +848,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  // `sim` needs no platform; `audit export` reads only the store; `db` works on the database alone.
-  if (!sandbox && cli.command !== 'sim' && cli.command !== 'audit' && cli.command !== 'db') {
+  // `sim` needs no platform; `audit export` and `events log` read only the store; `db` works on the database alone.
+  if (!sandbox && !['sim', 'audit', 'db', 'events'].includes(cli.command)) {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(
@@ -891,6 +906,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
+  const events = loadEventsConfig(e, (p) => resolve(p), problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -956,6 +972,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     slack,
     delegation,
     people,
+    ...(events ? { events } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',
