@@ -15,6 +15,7 @@
  *
  *   npm ci --prefix examples/chat-bot && npm run build && node examples/chat-bot/run.mjs [--keep]
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,18 @@ const keep = process.argv.includes('--keep');
 const deadline = Date.now() + 150_000;
 
 readFileSync(ENTRY); // fails early, naming the path, when the server is not built
+// The receiver against the event contract first (signed by the standardwebhooks library, no server needed).
+const selfTest = spawnSync(process.execPath, ['--test', join(import.meta.dirname, 'lib/events.test.mjs')], {
+  encoding: 'utf8',
+});
+if (selfTest.status !== 0) {
+  console.log(selfTest.stdout, selfTest.stderr);
+  console.log("chat-bot: the bot's event receiver test failed (examples/chat-bot/lib/events.test.mjs)");
+  process.exit(1);
+}
+console.log(
+  `ok   the event receiver against the contract (lib/events.test.mjs: ${/# pass (\d+)/.exec(selfTest.stdout)?.[1]} tests)`,
+);
 const work = mkdtempSync(join(tmpdir(), 'genplat-chat-bot-'));
 const started = performance.now();
 const checks = [];

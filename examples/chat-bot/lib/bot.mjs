@@ -194,6 +194,11 @@ export function createBot(options) {
             Actions([
               Button({ id: 'genplat_approve', label: words.approve, style: 'primary', value: id }),
               Button({ id: 'genplat_decline', label: words.decline, style: 'danger', value: id }),
+              // The signed approval page (OpenID sign-in), when the server offers one: a decision there rests on
+              // the approver's own sign-in, not on anything the bot holds (docs/approvals-page.md).
+              ...(env.details?.approval_page
+                ? [LinkButton({ label: words.approvalPage, url: env.details.approval_page })]
+                : []),
             ]),
           ],
         }),
@@ -347,6 +352,10 @@ export function createBot(options) {
     /** Resolves when no webhook's work is running. */
     async idle() {
       while (pending.size) await Promise.allSettled([...pending]);
+    },
+    /** Follow a handle (`campaign:<id>`, a job's handle) into a thread for `owner` (learned some other way). */
+    follow(handle, { threadId, owner }) {
+      follows.set(handle, { threadId, owner });
     },
     /** The server's MCP URL, when it is known only after the bot listens (its events URL names the bot). */
     setGenplatUrl(url) {

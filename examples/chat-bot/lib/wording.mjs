@@ -32,6 +32,7 @@ export const words = {
     `${summary}\nWaiting for approval by ${approvers.map(who).join(', ')}${until ? ` until ${until}` : ''}. Nothing is sent or charged before that.`,
   approve: 'Approve',
   decline: 'Decline',
+  approvalPage: 'Open the approval page',
   requesterCannotDecide: (approvers) =>
     `You asked for this, so you cannot approve it yourself: it waits for ${approvers.map(who).join(', ')}.`,
   decisionRefused: (reason) => `Your decision was not taken: ${reason}`,
