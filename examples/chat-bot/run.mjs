@@ -200,6 +200,8 @@ try {
   );
 
   const completes = () => slack.calls.filter((c) => c.method === 'files.completeUploadExternal');
+  // The simulator's demo timing finishes a video in 8-15 s; the first event (approval.decided) comes at once.
+  await until('the first event from the server (GENPLAT_EVENTS_URL)', () => received.length > 0, Date.now() + 30_000);
   await until(
     `${N} videos uploaded`,
     () => completes().length >= N && posted(aliceTs).some((c) => /Campaign finished/.test(c.args.text ?? '')),

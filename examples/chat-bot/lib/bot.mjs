@@ -20,7 +20,7 @@ import { generateText, isStepCount } from 'ai';
 import { Actions, Button, Card, Chat, CardText as Text } from 'chat';
 import { eventReceiver } from './events.mjs';
 import { envelopeOf, genplat, textOf } from './genplat.mjs';
-import { SYSTEM, words } from './wording.mjs';
+import { SYSTEM, who, words } from './wording.mjs';
 
 const PAID_STATUSES = new Set(['submitted', 'processing', 'completed', 'unknown']);
 const campaignHandle = (id) => (id.startsWith('campaign:') ? id : `campaign:${id}`);
@@ -252,10 +252,14 @@ export function createBot(options) {
             enterprise_id: raw.enterprise?.id ?? null,
           })
         : await gp.asPerson(personOf(clicker));
-    const r = await client.callTool({
-      name: 'decide_approval',
-      arguments: { approval: `approval:${id}`, decision },
-    });
+    // While the click is relayed, the server's approval.decided event leaves the card to this handler.
+    a.deciding = (a.deciding ?? 0) + 1;
+    let r;
+    try {
+      r = await client.callTool({ name: 'decide_approval', arguments: { approval: `approval:${id}`, decision } });
+    } finally {
+      a.deciding--;
+    }
     if (r.isError) return thread.postEphemeral(clicker, words.decisionRefused(textOf(r)), { fallbackToDM: false });
     const state = envelopeOf(r)?.state;
     if (state === 'pending')
@@ -301,9 +305,9 @@ export function createBot(options) {
     switch (event.type) {
       case 'approval.decided': {
         const a = approvals.get(approvalId(data.approval));
-        if (a && !a.closed) {
+        if (a && !a.closed && !a.deciding) {
           a.closed = true;
-          await a.message?.edit(words.decidedElsewhere(data.decision, data.decidedBy));
+          await a.message?.edit(words.decidedElsewhere(data.decision, data.decidedBy && who({ id: data.decidedBy })));
         }
         return;
       }
