@@ -357,6 +357,8 @@ export function createBot(options) {
     async idle() {
       while (pending.size) await Promise.allSettled([...pending]);
     },
+    /** The handles the bot follows into threads. */
+    followed: () => [...follows.keys()],
     /** Follow a handle (`campaign:<id>`, a job's handle) into a thread for `owner` (learned some other way). */
     follow(handle, { threadId, owner }) {
       follows.set(handle, { threadId, owner });
