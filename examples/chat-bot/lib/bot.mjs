@@ -312,8 +312,9 @@ export function createBot(options) {
         return;
       }
       case 'job.completed': {
-        for (const [i, out] of (data.outputs ?? []).entries()) {
-          const title = out.title ?? `${data.tool ?? 'output'} ${i + 1}`;
+        for (const out of data.outputs ?? []) {
+          ctx.outputs = (ctx.outputs ?? 0) + 1; // numbered in the thread as they arrive
+          const title = out.title ?? `${words.outputTitle(out.kind)} ${ctx.outputs}`;
           if (out.kind === 'video' || out.kind === 'image' || out.kind === 'audio') {
             const bytes = await fetchOutput(out.url);
             const ext = out.kind === 'video' ? 'mp4' : out.kind === 'image' ? 'png' : 'mp3';

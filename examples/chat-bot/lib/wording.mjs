@@ -47,6 +47,7 @@ export const words = {
         : 'Expired: nobody approved it in time; nothing was sent or charged.',
   started: (handle) => `Started (${handle}). The results will be posted here.`,
   progress: (message) => `⏳ ${message}`,
+  outputTitle: (kind) => ({ video: 'Video', image: 'Image', audio: 'Audio' })[kind] ?? 'Output',
   videoDone: (title, charged) => `🎬 ${title}${charged == null ? '' : ` (${charged} credits)`}`,
   outputLink: (title, url) => `${title}: ${url}`,
   jobFailed: (tool, reason, refunded) =>
