@@ -177,6 +177,30 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'none',
   },
   {
+    env: 'GENPLAT_EVENTS_URL',
+    meaning:
+      'Events to bots (docs/events.md): the one endpoint every event is POSTed to, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). https, or plain http to a loopback address only. Needs `GENPLAT_EVENTS_SECRET`. Set = serving processes follow every open job so completions are announced with nobody reading.',
+    default: 'off',
+  },
+  {
+    env: 'GENPLAT_EVENTS_SECRET',
+    meaning:
+      "The endpoint's signing secret, `whsec_` + base64 of 24-64 random bytes (refused at start otherwise; kept out of logs).",
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_EVENTS_ENDPOINTS',
+    meaning:
+      'A JSON or YAML file listing endpoints `[{url, secret, callers?, types?}]`: `callers` = owner ids or prefixes ending in `*` (`token:bot:*`, `slack:T1:*`), `types` = event types; each endpoint gets the events it takes. Checked at start and by `doctor`.',
+    default: 'none',
+  },
+  {
+    env: 'GENPLAT_EVENTS_RETRY_FOR',
+    meaning:
+      'Seconds an undelivered event is retried (same `webhook-id`; backoff ≤ 60 s for the first hour, then up to 1 h) before it is given up and logged (`genplat-mcp events log`).',
+    default: '259200 (3 days)',
+  },
+  {
     env: 'GENPLAT_OAUTH_ISSUER',
     meaning:
       "HTTP mode: sign people in with OAuth 2.1. The issuer of the authorization server (someone else's: Auth0, Keycloak, WorkOS…; we never issue tokens), exactly as its tokens spell `iss`. Turns on protected resource metadata at `/.well-known/oauth-protected-resource[/mcp]`, `WWW-Authenticate` challenges, and the scopes `genplat:read` / `genplat:spend`. A caller is the token's issuer + subject (owner `oidc:<16 hex>`).",

@@ -15,9 +15,10 @@ import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oaut
 import type { SlackAuthConfig } from './auth/slack-auth.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
+import { type EventsConfig, loadEventsConfig } from './events/config.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
-import { APPROVAL_STEPS, CAMPAIGN_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
@@ -163,6 +164,8 @@ export interface Config {
   people: PeopleDirectory;
   /** The people file's path, for doctor. */
   peopleFile?: string | undefined;
+  /** Events to bots (GENPLAT_EVENTS_*, src/events/config.ts, docs/events.md); undefined = off. */
+  events?: EventsConfig | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -273,6 +276,11 @@ const EnvSchema = z.object({
   GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
   GENPLAT_SLACK_TEAMS: z.string().optional(),
   GENPLAT_PEOPLE: z.string().optional(),
+  GENPLAT_EVENTS_URL: z.string().optional(),
+  GENPLAT_EVENTS_SECRET: z.string().optional(),
+  GENPLAT_EVENTS_ENDPOINTS: z.string().optional(),
+  // Seconds: 1 minute (a test) to 30 days.
+  GENPLAT_EVENTS_RETRY_FOR: intFrom('GENPLAT_EVENTS_RETRY_FOR', 60, 30 * 24 * 3600).optional(),
   GENPLAT_OAUTH_ISSUER: z.string().optional(),
   GENPLAT_OAUTH_RESOURCE: z.string().optional(),
   GENPLAT_OAUTH_AUDIENCE: z.string().optional(),
@@ -315,7 +323,9 @@ const EnvSchema = z.object({
   GENPLAT_UPLOAD_MAX_INFLIGHT: intFrom('GENPLAT_UPLOAD_MAX_INFLIGHT', 1, 100).optional(),
   GENPLAT_UPLOAD_IDLE_S: intFrom('GENPLAT_UPLOAD_IDLE_S', 1, 3600).optional(),
   // Test-only (src/kill-steps.ts): SIGKILL the server at a named step of a paid call.
-  GENPLAT_TEST_KILL_AT: z.enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS, ...APPROVAL_STEPS]).optional(),
+  GENPLAT_TEST_KILL_AT: z
+    .enum([...PAID_STEPS, ...CAMPAIGN_STEPS, ...SPOOL_STEPS, ...APPROVAL_STEPS, ...EVENT_STEPS])
+    .optional(),
 });
 
 type Env = z.output<typeof EnvSchema>;
@@ -891,6 +901,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
+  const events = loadEventsConfig(e, (p) => resolve(p), problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -956,6 +967,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     slack,
     delegation,
     people,
+    ...(events ? { events } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',

@@ -25,8 +25,14 @@ export const CAMPAIGN_STEPS = ['campaign_admitted', 'campaign_item_posted'] as c
 export const SPOOL_STEPS = ['answer_spooled', 'answer_stored'] as const;
 /** A held request's step once its approval closed (test/approvals/held-send-kill.test.ts). */
 export const APPROVAL_STEPS = ['after_approval'] as const;
+/**
+ * The event worker's step (test/events/delivery-kill.test.ts): `event_posted` = the receiver answered 2xx, the
+ * delivery is not yet recorded (after restart it is delivered again under the same webhook-id: at least once).
+ */
+export const EVENT_STEPS = ['event_posted'] as const;
 export type PaidStep =
   | (typeof PAID_STEPS)[number]
+  | (typeof EVENT_STEPS)[number]
   | (typeof CAMPAIGN_STEPS)[number]
   | (typeof SPOOL_STEPS)[number]
   | (typeof APPROVAL_STEPS)[number];

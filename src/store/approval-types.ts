@@ -150,3 +150,12 @@ export interface ApprovalStoreMethods {
   /** The approval audit rows the filter selects, oldest first. */
   approvalAudit(filter?: ApprovalAuditFilter): Promise<ApprovalAuditEvent[]>;
 }
+
+/**
+ * Called by a backend inside the approval's own transaction (issue 29: the events outbox), so an event exists
+ * exactly when the approval's change committed.
+ */
+export interface ApprovalEventHooks<R = void> {
+  requested(a: NewApprovalRecord): R;
+  decided(a: NewApprovalRecord, decision: 'approved' | 'declined' | 'expired', at: number, by?: string): R;
+}

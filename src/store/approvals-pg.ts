@@ -10,6 +10,7 @@ import type {
   ApprovalAuditFilter,
   ApprovalDecided,
   ApprovalDecisionRecord,
+  ApprovalEventHooks,
   ApprovalJudge,
   ApprovalJudgement,
   ApprovalRecord,
@@ -38,6 +39,7 @@ const SQL = Object.fromEntries(
 export function pgApprovals(
   tx: <T>(fn: (c: pg.PoolClient) => Promise<T>) => Promise<T>,
   query: <R extends pg.QueryResultRow>(sql: string, args?: unknown[]) => Promise<R[]>,
+  events?: (c: Q) => ApprovalEventHooks<Promise<void>>,
 ): ApprovalStoreMethods {
   const read = async (q: Q, row: Row): Promise<ApprovalRecord> => {
     const { rows } = await q.query<Row>(SQL.decisions, [String(row.id)]);
@@ -52,6 +54,7 @@ export function pgApprovals(
         await c.query(SQL.insert, approvalInsertArgs(record));
         for (const a of record.approvers) await c.query(SQL.insertApprover, [record.id, a]);
         await c.query(SQL.audit, approvalAuditArgs(record, 'requested', 'pending', record.createdAt));
+        await events?.(c).requested(record);
         const { rows } = await c.query<Row>(SQL.byId, [record.id]);
         return read(c, rows[0] as Row);
       });
@@ -76,6 +79,8 @@ export function pgApprovals(
         await c.query(SQL.insertDecision, decisionInsertArgs(id, decision));
         const changed = verdict.state !== before.state;
         if (changed) await c.query(SQL.close, [verdict.state, decision.at, id]);
+        if (changed && (verdict.state === 'approved' || verdict.state === 'declined'))
+          await events?.(c).decided(before, verdict.state, decision.at, decision.by);
         await c.query(SQL.audit, approvalAuditArgs(before, decision.decision, verdict.state, decision.at, decision));
         const after = await c.query<Row>(SQL.byId, [id]);
         return { found: true, verdict, approval: await read(c, after.rows[0] as Row), changed };
@@ -93,6 +98,7 @@ export function pgApprovals(
         for (const r of rows) {
           const a = JSON.parse(String(r.data)) as NewApprovalRecord;
           await c.query(SQL.audit, approvalAuditArgs(a, 'expired', 'expired', now.getTime()));
+          await events?.(c).decided(a, 'expired', now.getTime());
         }
         return rows.map((r) => String(r.id));
       });

@@ -9,6 +9,7 @@ import type {
   ApprovalAuditFilter,
   ApprovalDecided,
   ApprovalDecisionRecord,
+  ApprovalEventHooks,
   ApprovalJudge,
   ApprovalJudgement,
   ApprovalRecord,
@@ -29,7 +30,12 @@ import {
 type Row = Record<string, unknown>;
 const SQL = approvalSql('');
 
-export function sqliteApprovals(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: () => void): ApprovalStoreMethods {
+export function sqliteApprovals(
+  db: DatabaseSync,
+  tx: <T>(fn: () => T) => T,
+  open: () => void,
+  events?: ApprovalEventHooks,
+): ApprovalStoreMethods {
   const get = (sql: string, ...args: (string | number | null)[]) => db.prepare(sql).get(...args) as Row | undefined;
   const all = (sql: string, ...args: (string | number | null)[]) => db.prepare(sql).all(...args) as Row[];
   const read = (row: Row): ApprovalRecord =>
@@ -44,6 +50,7 @@ export function sqliteApprovals(db: DatabaseSync, tx: <T>(fn: () => T) => T, ope
         db.prepare(SQL.insert).run(...approvalInsertArgs(record));
         for (const a of record.approvers) db.prepare(SQL.insertApprover).run(record.id, a);
         db.prepare(SQL.audit).run(...approvalAuditArgs(record, 'requested', 'pending', record.createdAt));
+        events?.requested(record);
         return read(get(SQL.byId, record.id) as Row);
       });
     },
@@ -68,6 +75,8 @@ export function sqliteApprovals(db: DatabaseSync, tx: <T>(fn: () => T) => T, ope
         db.prepare(SQL.insertDecision).run(...decisionInsertArgs(id, decision));
         const changed = verdict.state !== before.state;
         if (changed) db.prepare(SQL.close).run(verdict.state, decision.at, id);
+        if (changed && (verdict.state === 'approved' || verdict.state === 'declined'))
+          events?.decided(before, verdict.state, decision.at, decision.by);
         db.prepare(SQL.audit).run(
           ...approvalAuditArgs(before, decision.decision, verdict.state, decision.at, decision),
         );
@@ -86,6 +95,7 @@ export function sqliteApprovals(db: DatabaseSync, tx: <T>(fn: () => T) => T, ope
         for (const r of rows) {
           const a = JSON.parse(String(r.data)) as NewApprovalRecord;
           db.prepare(SQL.audit).run(...approvalAuditArgs(a, 'expired', 'expired', now.getTime()));
+          events?.decided(a, 'expired', now.getTime());
         }
         return rows.map((r) => String(r.id));
       });

@@ -17,7 +17,9 @@ export type { StoreRole };
  * - nonces: single-use confirmations, pruned once expired; leases: the shared poller's short leases;
  * - blobs + blob_chunks: uploads and self-served staged files (src/store/blobs.ts), deleted once used or expired;
  * - approvals (issue 28): created and decided (UPDATE of a pending row's state only, by trigger); their approvers,
- *   decisions and audit are insert-only.
+ *   decisions and audit are insert-only;
+ * - events (issue 29): the outbox is insert-only; deliveries are created and leased/updated; the delivery log is
+ *   insert-only.
  */
 export const RUNTIME_PRIVILEGES = {
   genplat_meta: ['SELECT'],
@@ -31,10 +33,19 @@ export const RUNTIME_PRIVILEGES = {
   genplat_approval_approvers: ['SELECT', 'INSERT'],
   genplat_approval_decisions: ['SELECT', 'INSERT'],
   genplat_approval_audit: ['SELECT', 'INSERT'],
+  genplat_events: ['SELECT', 'INSERT'],
+  genplat_event_deliveries: ['SELECT', 'INSERT', 'UPDATE'],
+  genplat_event_attempts: ['SELECT', 'INSERT'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** BIGSERIAL `seq` columns: INSERT draws from them (USAGE = nextval; setval would need UPDATE, not granted). */
-const SEQUENCES = ['genplat_jobs_seq_seq', 'genplat_audit_seq_seq', 'genplat_approval_audit_seq_seq'] as const;
+const SEQUENCES = [
+  'genplat_jobs_seq_seq',
+  'genplat_audit_seq_seq',
+  'genplat_approval_audit_seq_seq',
+  'genplat_events_seq_seq',
+  'genplat_event_attempts_seq_seq',
+] as const;
 
 /** The table privileges a role can hold; any the runtime role has beyond its list is reported by doctor. */
 const TABLE_PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'TRIGGER', 'REFERENCES'] as const;

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { approvalMigration } from './approvals-sql.js';
+import { eventMigration } from './events-sql.js';
 import { ACTIVE_ROW, COLUMNS, CONSENT_KEY_BYTES, fromData, toRow } from './record.js';
 import { SCHEMA_VERSION, SchemaMigrationNeededError, SchemaTooNewError } from './types.js';
 
@@ -234,6 +235,17 @@ export const MIGRATIONS: string[][] = [
      FOR EACH ROW EXECUTE FUNCTION genplat_approvals_fixed()`,
   ],
   // ---- end of issue 28
+  // ---- issue 29 item 1 (events helper): the event outbox (event-types.ts, same tables as sqlite.ts). Self-contained:
+  // new tables; the delivery log is append-only (the audit's function of step 3).
+  [
+    ...eventMigration('genplat_', { serial: 'BIGSERIAL PRIMARY KEY', int: 'BIGINT' }, (t) => [
+      `CREATE TRIGGER ${t}_no_change BEFORE UPDATE OR DELETE ON ${t}
+       FOR EACH ROW EXECUTE FUNCTION genplat_audit_append_only()`,
+      `CREATE TRIGGER ${t}_no_truncate BEFORE TRUNCATE ON ${t}
+       FOR EACH STATEMENT EXECUTE FUNCTION genplat_audit_append_only()`,
+    ]),
+  ],
+  // ---- end of issue 29
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

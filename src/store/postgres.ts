@@ -25,6 +25,16 @@ import {
   isDbTimeout,
   StoreBusyError,
 } from './db-timeouts.js';
+import {
+  admissionEvents,
+  approvalDecided,
+  approvalRequested,
+  campaignEvents,
+  endsCampaignItem,
+  jobEvents,
+} from './event-derive.js';
+import type { NewEvent } from './event-types.js';
+import { pgEmit, pgEvents, pgLockSubject } from './events-pg.js';
 import { storeRole } from './pg-roles.js';
 import { ensureConsentKey, INSERT, LOCK_CLASS, MIGRATE_LOCK, migrateSchema, readVersion, UPDATE } from './pg-schema.js';
 import {
@@ -283,6 +293,7 @@ class PostgresStore implements Store {
         await c.query(INSERT, toRow(record));
         await c.query(AUDIT, auditRow(record, 'admit', this.now()));
       }
+      await pgEmit(c, admissionEvents(items, facts, rules, this.now().getTime()));
       // Test-only: may not return (a frozen instance, test/fleet/frozen-instance.test.ts).
       await this.onAdmitWrite?.();
       return { admitted: true, records };
@@ -300,8 +311,30 @@ class PostgresStore implements Store {
       const [, ...rest] = toRow(merged);
       await c.query(UPDATE, [...rest, id]);
       if (auditChanged(before, merged)) await c.query(AUDIT_APPEND, [...auditRow(merged, 'settle', this.now()), id]);
+      await this.emitJobEvents(c, before, merged);
       return merged;
     });
+  }
+
+  /** Inside a write transaction, after the record's row lock: the events of `before` → `after`. */
+  private async emitJobEvents(c: pg.PoolClient, before: JobRecord, after: JobRecord): Promise<void> {
+    const at = this.now().getTime();
+    const events: NewEvent[] = jobEvents(before, after, at);
+    if (endsCampaignItem(before, after) && after.campaign) {
+      // The campaign's transitions one at a time across the fleet: counts grow by one and commit in order.
+      await pgLockSubject(c, `campaign:${after.campaign.id}`);
+      const { rows } = await c.query<{ data: string }>(pgPlaceholders(bundleItemsSql('genplat_jobs')), [
+        after.campaign.id,
+      ]);
+      events.push(
+        ...campaignEvents(
+          after,
+          rows.map((r) => fromData(r.data)),
+          at,
+        ),
+      );
+    }
+    await pgEmit(c, events);
   }
 
   async bundleItems(campaignId: string): Promise<JobRecord[]> {
@@ -330,6 +363,7 @@ class PostgresStore implements Store {
       await c.query(UPDATE, [...rest, id]);
       // Same transaction (and the row lock above orders two writers of one record): see sqlite.ts `patch`.
       if (auditChanged(before, merged)) await c.query(AUDIT_APPEND, [...auditRow(merged, event, this.now()), id]);
+      await this.emitJobEvents(c, before, merged);
       return merged;
     }, event === 'settle');
   }
@@ -436,7 +470,23 @@ class PostgresStore implements Store {
   private readonly approvalMethods = pgApprovals(
     (fn) => this.tx(fn),
     (sql, args) => this.query(sql, args),
+    (c) => ({
+      requested: (a) => pgEmit(c, [approvalRequested(a)]),
+      decided: (a, decision, at, by) => pgEmit(c, [approvalDecided(a, decision, at, by)]),
+    }),
   );
+  private readonly eventMethods = pgEvents(
+    (fn) => this.tx(fn),
+    (sql, args) => this.query(sql, args),
+  );
+  events: Store['events'] = (after, limit) => this.eventMethods.events(after, limit);
+  fanOutEvents: Store['fanOutEvents'] = (eps, since, after, now) =>
+    this.eventMethods.fanOutEvents(eps, since, after, now);
+  leaseDeliveries: Store['leaseDeliveries'] = (ep, holder, now, ms, limit) =>
+    this.eventMethods.leaseDeliveries(ep, holder, now, ms, limit);
+  recordDelivery: Store['recordDelivery'] = (d, holder, o) => this.eventMethods.recordDelivery(d, holder, o);
+  deliveryLog: Store['deliveryLog'] = (limit) => this.eventMethods.deliveryLog(limit);
+  deliverySummary: Store['deliverySummary'] = () => this.eventMethods.deliverySummary();
   createApproval: Store['createApproval'] = (r) => this.approvalMethods.createApproval(r);
   approval: Store['approval'] = (id) => this.approvalMethods.approval(id);
   decideApproval: Store['decideApproval'] = (id, d, judge) => this.approvalMethods.decideApproval(id, d, judge);

@@ -224,6 +224,12 @@ export function withSpool(
     approvalsAwaiting: (who, now) => inner.approvalsAwaiting(who, now),
     expireApprovals: (now) => inner.expireApprovals(now),
     approvalAudit: (f) => inner.approvalAudit(f),
+    events: (after, limit) => inner.events(after, limit),
+    fanOutEvents: (eps, since, after, now) => inner.fanOutEvents(eps, since, after, now),
+    leaseDeliveries: (ep, holder, now, ms, limit) => inner.leaseDeliveries(ep, holder, now, ms, limit),
+    recordDelivery: (d, holder, o) => inner.recordDelivery(d, holder, o),
+    deliveryLog: (limit) => inner.deliveryLog(limit),
+    deliverySummary: () => inner.deliverySummary(),
     track: (r) => inner.track(r),
     async settle(id, result) {
       const e: SpoolEntry = {

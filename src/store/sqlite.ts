@@ -22,6 +22,17 @@ import { sqliteApprovals } from './approvals-sqlite.js';
 import type { BlobStore } from './blobs.js';
 import { sqliteBlobs } from './blobs-sqlite.js';
 import { CommitUnknownError } from './commit-unknown.js';
+import {
+  admissionEvents,
+  approvalDecided,
+  approvalRequested,
+  campaignEvents,
+  endsCampaignItem,
+  jobEvents,
+} from './event-derive.js';
+import type { EventStoreMethods, NewEvent } from './event-types.js';
+import { eventMigration } from './events-sql.js';
+import { sqliteEmit, sqliteEvents } from './events-sqlite.js';
 import { type LedgerImport, readLedgerForImport, setLedgerAside } from './import-ledger.js';
 import {
   ACTIVE_ROW,
@@ -249,6 +260,15 @@ const MIGRATIONS: string[][] = [
      BEGIN SELECT RAISE(ABORT, 'approvals: only a pending approval changes, and only its state'); END`,
   ],
   // ---- end of issue 28
+  // ---- issue 29 item 1 (events helper): the event outbox (event-types.ts). Self-contained: new tables only; the
+  // delivery log is append-only.
+  [
+    ...eventMigration('', { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', int: 'INTEGER' }, (t) => [
+      `CREATE TRIGGER ${t}_no_update BEFORE UPDATE ON ${t} BEGIN SELECT RAISE(ABORT, '${t} is append-only'); END`,
+      `CREATE TRIGGER ${t}_no_delete BEFORE DELETE ON ${t} BEGIN SELECT RAISE(ABORT, '${t} is append-only'); END`,
+    ]),
+  ],
+  // ---- end of issue 29
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -406,6 +426,7 @@ class SqliteStore implements Store {
         this.st.insert.run(...toRow(record));
         this.st.audit.run(...auditRow(record, 'admit', this.now()));
       }
+      sqliteEmit(this.db, admissionEvents(items, facts, rules, this.now().getTime()));
       this.onAdmitWrite?.();
       return { admitted: true, records };
     });
@@ -421,8 +442,20 @@ class SqliteStore implements Store {
       const [, ...rest] = toRow(merged);
       this.st.update.run(...rest, id);
       if (auditChanged(before, merged)) this.st.auditAppend.run(...auditRow(merged, 'settle', this.now()), id);
+      this.emitJobEvents(before, merged);
       return merged;
     });
+  }
+
+  /** Inside a write transaction: the events of `before` → `after` (and its campaign's, read under the lock). */
+  private emitJobEvents(before: JobRecord, after: JobRecord): void {
+    const at = this.now().getTime();
+    const events: NewEvent[] = jobEvents(before, after, at);
+    if (endsCampaignItem(before, after) && after.campaign) {
+      const items = (this.st.bundleItems.all(after.campaign.id) as { data: string }[]).map((r) => fromData(r.data));
+      events.push(...campaignEvents(after, items, at));
+    }
+    sqliteEmit(this.db, events);
   }
 
   async bundleItems(campaignId: string): Promise<JobRecord[]> {
@@ -453,6 +486,8 @@ class SqliteStore implements Store {
       this.st.update.run(...rest, id);
       // Same transaction: the audit trail never misses nor invents a change the record holds.
       if (auditChanged(before, merged)) this.st.auditAppend.run(...auditRow(merged, event, this.now()), id);
+      // Same transaction again: an event exists exactly when the transition that causes it committed.
+      this.emitJobEvents(before, merged);
       return merged;
     }, event === 'settle');
   }
@@ -549,6 +584,10 @@ class SqliteStore implements Store {
       this.db,
       (fn) => this.tx(fn),
       () => this.open(),
+      {
+        requested: (a) => sqliteEmit(this.db, [approvalRequested(a)]),
+        decided: (a, decision, at, by) => sqliteEmit(this.db, [approvalDecided(a, decision, at, by)]),
+      },
     );
     return this.approvalsOnDb;
   }
@@ -558,6 +597,24 @@ class SqliteStore implements Store {
   approvalsAwaiting: Store['approvalsAwaiting'] = (who, now) => this.approvalMethods.approvalsAwaiting(who, now);
   expireApprovals: Store['expireApprovals'] = (now) => this.approvalMethods.expireApprovals(now);
   approvalAudit: Store['approvalAudit'] = (f) => this.approvalMethods.approvalAudit(f);
+
+  private eventsOnDb: EventStoreMethods | undefined;
+  private get eventMethods(): EventStoreMethods {
+    this.eventsOnDb ??= sqliteEvents(
+      this.db,
+      (fn) => this.tx(fn),
+      () => this.open(),
+    );
+    return this.eventsOnDb;
+  }
+  events: Store['events'] = (after, limit) => this.eventMethods.events(after, limit);
+  fanOutEvents: Store['fanOutEvents'] = (eps, since, after, now) =>
+    this.eventMethods.fanOutEvents(eps, since, after, now);
+  leaseDeliveries: Store['leaseDeliveries'] = (ep, holder, now, ms, limit) =>
+    this.eventMethods.leaseDeliveries(ep, holder, now, ms, limit);
+  recordDelivery: Store['recordDelivery'] = (d, holder, o) => this.eventMethods.recordDelivery(d, holder, o);
+  deliveryLog: Store['deliveryLog'] = (limit) => this.eventMethods.deliveryLog(limit);
+  deliverySummary: Store['deliverySummary'] = () => this.eventMethods.deliverySummary();
 
   private blobStore: BlobStore | undefined;
   blobs(): BlobStore {

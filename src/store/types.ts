@@ -22,11 +22,12 @@ import type { JobKind, JobRef } from '../jobs/handle.js';
 import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store.js';
 import type { ApprovalStoreMethods } from './approval-types.js';
 import type { BlobStore } from './blobs.js';
+import type { EventStoreMethods } from './event-types.js';
 
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -213,8 +214,11 @@ export interface AuditFilter {
   owner?: string | undefined;
 }
 
-/** `ApprovalStoreMethods`: approvals held durably (issue 28, approval-types.ts). */
-export interface Store extends ApprovalStoreMethods {
+/**
+ * `ApprovalStoreMethods`: approvals held durably (issue 28, approval-types.ts). `EventStoreMethods`: the event
+ * outbox and its deliveries (issue 29, event-types.ts), written in the transactions below.
+ */
+export interface Store extends ApprovalStoreMethods, EventStoreMethods {
   /** Which backend and where (no credentials): for `doctor` and logs. */
   readonly description: string;
   /**

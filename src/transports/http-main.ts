@@ -13,6 +13,7 @@ import { createPlatformClient } from '../client/index.js';
 import type { Config } from '../config.js';
 import { type BillableToolSpec, isBundle, type PaidToolSpec } from '../define-tool.js';
 import { ConfigurationError } from '../errors.js';
+import { type EventsRuntime, startEvents } from '../events/start.js';
 import { finalJobCleanup } from '../files/files-deps.js';
 import { fileServices, sweepBlobs } from '../files/http-files.js';
 import { stagedRoute } from '../files/staged-route.js';
@@ -63,6 +64,8 @@ export interface HttpRuntime {
   sweep(): Promise<number>;
   /** The approval desk of this instance (the page and decide_approval decide through it; tests mount the page). */
   desk: StoreApprovalDesk;
+  /** Events to bots (GENPLAT_EVENTS_*): the delivery worker and the follower; undefined when off. */
+  events: EventsRuntime | undefined;
   /** Closes the listener and what is in flight, then the poller, client, ledger and simulator. */
   close(): Promise<void>;
 }
@@ -93,6 +96,8 @@ export interface HttpRuntimeHooks {
   loopbackStaging?: boolean;
   /** Tests only: the upload links' lifetime (default UPLOAD_LINK_TTL_MS). */
   uploadLinkTtlMs?: number;
+  /** Tests and the bench only: the event worker's round interval (default 500 ms). */
+  eventsTickMs?: number;
 }
 
 export async function startHttpRuntime(
@@ -203,6 +208,20 @@ export async function startHttpRuntime(
       files,
     });
     steps.push(async () => campaigns.close());
+    // Events to bots (issue 29): delivered from every serving instance (one at a time per event, by lease), and
+    // every open job followed so its end is announced with nobody reading.
+    const events = config.events?.endpoints.length
+      ? startEvents({
+          events: config.events,
+          jobs,
+          poller,
+          log,
+          now: hooks.now,
+          tickMs: hooks.eventsTickMs,
+          onStep: stepReached(config.testKillAt),
+        })
+      : undefined;
+    if (events) steps.push(() => events.close());
     const fileRoutes = blobs
       ? [
           stagedRoute({ blobs, key, log, now: nowMs }),
@@ -292,7 +311,7 @@ export async function startHttpRuntime(
       ...(config.slack ? [`Slack identity auth for ${config.slack.teams.join(', ')}`] : []),
     ].join('; ');
     log.info(`ready on ${http.url} (${auth}; state dir ${config.stateDir})`);
-    return { http, pubsub, sim, sweep: () => campaigns.sweep(), desk: campaigns.desk, close: closeAll };
+    return { http, pubsub, sim, sweep: () => campaigns.sweep(), desk: campaigns.desk, events, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

@@ -89,6 +89,13 @@ export function memoryStore(): JobStore & { records: JobRecord[] } {
     approvalsAwaiting: async () => [],
     expireApprovals: async () => [],
     approvalAudit: async () => [],
+    // The event outbox is tested on the real stores (test/events/).
+    events: async () => [],
+    fanOutEvents: async () => undefined,
+    leaseDeliveries: async () => [],
+    recordDelivery: async () => {},
+    deliveryLog: async () => [],
+    deliverySummary: async () => [],
     async get(k) {
       return find(k);
     },

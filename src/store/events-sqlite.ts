@@ -1,0 +1,93 @@
+/**
+ * The event outbox on SQLite (event-types.ts). `emit` runs inside the caller's transaction (the store's
+ * `BEGIN IMMEDIATE`), so an event exists exactly when the change that caused it committed. A lease is one
+ * compare-and-set UPDATE, so two processes on one state dir never both hold a delivery.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { EndpointFilter, EventStoreMethods, LeasedDelivery, NewEvent } from './event-types.js';
+import { eventInsertArgs, eventSql, fromAttemptRow, fromDueRow, fromEventRow, fromSummaryRow } from './events-sql.js';
+
+type Row = Record<string, unknown>;
+const SQL = eventSql('');
+
+/** Inserts `events` on `db` (inside the caller's transaction); a dedupe key already there is skipped. */
+export function sqliteEmit(db: DatabaseSync, events: readonly NewEvent[]): void {
+  for (const e of events) db.prepare(SQL.insert).run(...eventInsertArgs(e));
+}
+
+const typeOf = (payload: string) => String((JSON.parse(payload) as { type?: unknown }).type ?? '');
+
+export function sqliteEvents(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: () => void): EventStoreMethods {
+  const all = (sql: string, ...args: (string | number | null)[]) => db.prepare(sql).all(...args) as Row[];
+  return {
+    async events(afterSeq = 0, limit = 1000) {
+      open();
+      return all(SQL.list, afterSeq, limit).map(fromEventRow);
+    },
+
+    async fanOutEvents(endpoints: readonly EndpointFilter[], since: number, afterSeq: number, now: number) {
+      return tx(() => {
+        let last: { seq: number; at: number } | undefined;
+        for (const ep of endpoints) {
+          for (const r of all(SQL.unfanned, afterSeq, ep.key)) {
+            const owner = r.owner == null ? undefined : String(r.owner);
+            // Older than the retry window (an endpoint added later): not sent, so a new endpoint is not flooded.
+            const state = Number(r.at) >= since && ep.takes({ type: String(r.type), owner }) ? 'due' : 'skipped';
+            db.prepare(SQL.fan).run(ep.key, Number(r.seq), String(r.subject), state, now, now);
+            if (!last || Number(r.seq) > last.seq) last = { seq: Number(r.seq), at: Number(r.at) };
+          }
+        }
+        return last;
+      });
+    },
+
+    async leaseDeliveries(endpoint: string, holder: string, now: number, leaseMs: number, limit: number) {
+      return tx(() => {
+        const out: LeasedDelivery[] = [];
+        for (const r of all(SQL.due, endpoint, now, now, limit)) {
+          const { changes } = db.prepare(SQL.lease).run(holder, now + leaseMs, endpoint, Number(r.event_seq), now);
+          if (Number(changes) === 1) out.push(fromDueRow(r, endpoint));
+        }
+        return out;
+      });
+    },
+
+    async recordDelivery(d, holder, o) {
+      tx(() => {
+        db.prepare(SQL.attempt).run(
+          o.at,
+          d.eventId,
+          typeOf(d.payload),
+          d.endpoint,
+          o.status ?? null,
+          o.error ?? null,
+          o.ms,
+          holder,
+        );
+        const state = o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
+        db.prepare(SQL.done).run(
+          state,
+          o.nextAt ?? o.at,
+          o.error ?? null,
+          o.ok ? o.at : null,
+          d.endpoint,
+          d.eventSeq,
+          holder,
+        );
+      });
+    },
+
+    async deliveryLog(limit = 100) {
+      open();
+      return all(SQL.log, limit).map(fromAttemptRow).reverse();
+    },
+
+    async deliverySummary() {
+      open();
+      return all(SQL.summary).map((r) => {
+        const last = all(SQL.lastError, String(r.endpoint))[0];
+        return fromSummaryRow(r, last?.error == null ? undefined : String(last.error));
+      });
+    },
+  };
+}
