@@ -16,7 +16,7 @@
  *   npm ci --prefix examples/chat-bot && npm run build && node examples/chat-bot/run.mjs [--keep]
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,7 @@ let model;
 let slack;
 let bot;
 let front;
+const fetchedSha = [];
 try {
   sim = await startSim(join(work, 'sim'));
   model = await startModel();
@@ -81,6 +82,14 @@ try {
     eventsSecret: EVENTS_SECRET,
     modelConfig: { baseURL: model.baseURL, apiKey: 'stand-in', id: 'stand-in' },
     onEventReceived: (e) => received.push(e),
+    // The bytes of each finished output as the bot fetched them from the platform (checked against the uploads).
+    fetchOutput: async (url) => {
+      const r = await fetch(url);
+      if (!r.ok) throw new Error(`GET ${url} → ${r.status}`);
+      const bytes = Buffer.from(await r.arrayBuffer());
+      fetchedSha.push(createHash('sha256').update(bytes).digest('hex'));
+      return bytes;
+    },
     log: (l) => writeFileSync(join(work, 'bot.log'), `${new Date().toISOString()} ${l}\n`, { flag: 'a' }),
   });
   front = await serve(bot, { port: 0 });
@@ -209,9 +218,12 @@ try {
   const urls = slack.calls.filter((c) => c.method === 'files.getUploadURLExternal');
   const uploads = slack.calls.filter((c) => c.method === 'upload');
   check(`${N} × files.getUploadURLExternal`, urls.length === N, `${urls.length}`);
+  const sorted = (a) => [...a].sort().join(',');
   check(
-    `${N} uploads of the video bytes`,
-    uploads.length === N && uploads.every((u) => u.args.bytes > 0),
+    `${N} uploads of the videos' bytes as the platform served them`,
+    uploads.length === N &&
+      uploads.every((u) => u.args.bytes > 0) &&
+      sorted(uploads.map((u) => u.args.sha256)) === sorted(fetchedSha),
     JSON.stringify(uploads),
   );
   check(
@@ -220,6 +232,13 @@ try {
     JSON.stringify(completes().map((c) => c.args)),
   );
   const types = new Set(received.map((e) => e.type));
+  const counts = {};
+  for (const e of received) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  console.log(
+    `     events received: ${Object.entries(counts)
+      .map(([t, n]) => `${t} ×${n}`)
+      .join(', ')}`,
+  );
   check(
     'events received (signed, verified)',
     ['approval.decided', 'job.completed', 'campaign.completed'].every((t) => types.has(t)),
