@@ -270,5 +270,6 @@ if (failed.length || keep) {
   writeFileSync(join(work, 'slack-calls.json'), JSON.stringify(slack?.calls ?? [], null, 1));
   console.log(`(logs kept in ${work}: server.log, bot.log, slack-calls.json, sim/sim.log)`);
 } else rmSync(work, { recursive: true, force: true });
-console.log(`\nchat-bot: ${checks.length - failed.length} passed, ${failed.length} failed (${seconds} s)`);
+console.log(`\nchat-bot run: ${seconds} s`);
+console.log(`chat-bot: ${checks.length - failed.length} passed, ${failed.length} failed`);
 process.exitCode = failed.length ? 1 : 0;
