@@ -20,7 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENTRY, serverEnv, startHttpServer, startSim, stop } from '../../hosts/lib/procs.mjs';
+import { ENTRY, NODE, serverEnv, startHttpServer, startSim, stop } from '../../hosts/lib/procs.mjs';
 import { QUOTE_TEXT, startModel } from './ci/model.mjs';
 import { startSlack, TEAM } from './ci/slack.mjs';
 import { createBot } from './lib/bot.mjs';
@@ -253,6 +253,26 @@ try {
     JSON.stringify(bobCalls.map((c) => [c.method, c.args.text])),
   );
   check(`exactly ${N} POSTs reached the platform`, sim.posts() === N, `${sim.posts()}`);
+  // The server's audit: the decision is the lead's own (a Slack person, carrier slack), on Alice's request.
+  const audit = spawnSync(NODE, [ENTRY, 'audit', 'export', '--format', 'jsonl'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, GENPLAT_STATE_DIR: join(work, 'state'), GENPLAT_PEOPLE: people },
+  });
+  const rows = audit.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((r) => r.record === 'approval' && r.approver);
+  check(
+    "the audit: one decision, by the lead as a Slack person, on Alice's request",
+    rows.length === 1 &&
+      rows[0].approver === `slack:${TEAM}:U_LEAD` &&
+      rows[0].approver_name === 'Lena Lead' &&
+      rows[0].carrier === 'slack' &&
+      rows[0].owner === 'token:chatbot:U_ALICE' &&
+      rows[0].owner_name === 'Alice Example',
+    `${audit.stderr}${JSON.stringify(rows)}`,
+  );
 } catch (err) {
   check('the run', false, String(err?.stack ?? err));
 } finally {
