@@ -31,6 +31,10 @@ const USAGE: Record<Command, { line: string; what: string }> = {
     line: 'genplat-mcp db migrate | db grant <runtime role>',
     what: "The shared PostgreSQL store's least-privilege setup (docs/storage.md), run with GENPLAT_DATABASE_URL set to the migration role (the owner of the genplat_* tables): `migrate` creates or upgrades the schema; `grant` also gives the server's runtime role only what it needs (it cannot alter the audit or rewrite spend) and prints the statements it ran.",
   },
+  events: {
+    line: 'genplat-mcp events log [options]',
+    what: 'Writes the event delivery log (docs/events.md) to stdout: per endpoint, what was delivered, waiting and given up, then each POST (time, event, type, endpoint, HTTP status, error). Never a secret.',
+  },
   install: {
     line: 'genplat-mcp install <host> [options]',
     what: "Writes this install into an MCP host's user config (hosts: claude-desktop, claude-code, cursor, vscode, gemini, codex, opencode) with absolute paths to a Node.js >= 22.13 and to this server, beside the servers already there, and says what that host needs next (docs/hosts.md). With --http URL it writes instead the host's remote entry for a server already running there, the bearer token referenced from GENPLAT_HTTP_TOKEN (or the host's secret prompt), never written. The key comes from GENPLAT_API_KEY or is left to the host's own secret prompt or environment reference; a file inside this checkout is never written. Exit code 2 when no suitable Node.js is found or the file cannot be merged.",
@@ -45,6 +49,7 @@ const ENV_OF: Record<Command, (env: string) => boolean> = {
   // The store the server writes: its folder or PostgreSQL URL.
   audit: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
   db: (env) => env === 'GENPLAT_DATABASE_URL',
+  events: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
   install: (env) => env === 'GENPLAT_API_KEY' || env === 'GENPLAT_BASE_URL' || env === 'GENPLAT_HTTP_TOKEN',
 };
 

@@ -386,7 +386,7 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--state-dir',
-    commands: ['audit'],
+    commands: ['audit', 'events'],
     meaning: 'State dir whose store is exported (a PostgreSQL store comes from GENPLAT_DATABASE_URL).',
     default: 'as GENPLAT_STATE_DIR',
   },
@@ -410,7 +410,7 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--sandbox',
-    commands: ['audit'],
+    commands: ['audit', 'events'],
     meaning: "Export the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
     default: 'off: the real store',
   },

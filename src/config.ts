@@ -332,9 +332,9 @@ type Env = z.output<typeof EnvSchema>;
 
 /**
  * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `db` (`db migrate`,
- * `db grant ROLE`) and `install` (`install <host>`) are positionals.
+ * `db grant ROLE`), `install` (`install <host>`) and `events` (`events log`) are positionals.
  */
-export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install'] as const;
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install', 'events'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
@@ -367,7 +367,7 @@ export function flagSpecFor(flag: CliFlag, command: Command): FlagSpec {
  * flags because it checks the configuration the server would run with.
  */
 export const CLI_FLAGS = {
-  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install'] },
+  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install', 'events'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: [...SERVE_LIKE, 'install'], valueIn: { install: 'URL' } },
@@ -375,7 +375,7 @@ export const CLI_FLAGS = {
   port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
   // `db` works on GENPLAT_DATABASE_URL alone.
-  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit'] },
+  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit', 'events'] },
   reset: { type: 'boolean', commands: ['sim'] },
   // `audit export` (src/audit/cli.ts).
   format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
@@ -456,10 +456,10 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'events', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
     throw new ConfigurationError([
-      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate" or "install <host>"${hint}`,
+      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate", "install <host>" or "events log"${hint}`,
     ]);
   }
   const command = word;
@@ -473,6 +473,11 @@ export function parseCli(argv: string[]): CliArgs {
       ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
       : undefined;
   const db = command === 'db' && !bool('help') && !bool('version') ? parseDbArgs(positionals.slice(1)) : undefined;
+  if (command === 'events' && !bool('help') && !bool('version')) {
+    const rest = positionals.slice(1);
+    if (rest.length !== 1 || rest[0] !== 'log')
+      throw new ConfigurationError(['use "genplat-mcp events log [--sandbox] [--state-dir DIR]"']);
+  }
   const install =
     command === 'install' && !bool('help') && !bool('version')
       ? parseInstallArgs(positionals.slice(1), {
@@ -843,8 +848,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  // `sim` needs no platform; `audit export` reads only the store; `db` works on the database alone.
-  if (!sandbox && cli.command !== 'sim' && cli.command !== 'audit' && cli.command !== 'db') {
+  // `sim` needs no platform; `audit export` and `events log` read only the store; `db` works on the database alone.
+  if (!sandbox && !['sim', 'audit', 'db', 'events'].includes(cli.command)) {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(

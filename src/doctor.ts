@@ -113,6 +113,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   // Loading validated every entry (a bad one fails above, naming the entry and field).
   if (config.peopleFile) line('ok', `GENPLAT_PEOPLE: ${config.people.size} people from ${config.peopleFile}`);
   await checkApprovals(config, line);
+  await checkEvents(config, line);
   // The key's value never reaches output; its length helps spot a truncated paste.
   const key = config.apiKey;
   if (key) {
@@ -251,6 +252,28 @@ async function checkStateDir(dir: string, line: Line): Promise<void> {
     return;
   }
   line('ok', `state dir ${dir} is writable`);
+}
+
+/** Events to bots (docs/events.md): the endpoints configured and, per endpoint, what was delivered or waits. */
+async function checkEvents(config: Config, line: Line): Promise<void> {
+  const { eventsWords: W } = await import('./events/wording.js');
+  const endpoints = config.events?.endpoints ?? [];
+  if (endpoints.length === 0) return line('info', W.doctorOff);
+  try {
+    const store = await openConfiguredStore(config, createLogger('error'));
+    try {
+      const summary = await store.deliverySummary();
+      if (summary.length === 0) line('ok', W.doctorNoDeliveries(endpoints.length));
+      for (const s of summary) {
+        const oldest = s.oldestDue !== undefined ? new Date(s.oldestDue).toISOString() : undefined;
+        line(s.dead > 0 ? 'info' : 'ok', W.doctorEndpoint(s.endpoint, s.due, s.delivered, s.dead, oldest, s.lastError));
+      }
+    } finally {
+      await store.close();
+    }
+  } catch {
+    // The store check says why it does not open.
+  }
 }
 
 /**

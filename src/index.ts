@@ -64,6 +64,9 @@ async function serve(config: Config, log: Logger): Promise<void> {
   // Campaign items admitted but not sent (an earlier process stopped mid-campaign) are sent from here on; the
   // sender itself loads only once the store holds a queued item (src/campaign-watch.ts).
   const campaigns = watchQueuedCampaigns({ config, client, jobs, log, onStep: stepReached(config.testKillAt) });
+  // Events to bots (GENPLAT_EVENTS_*, docs/events.md): delivered from here too, every open job followed. Its own
+  // poller takes the store's per-job lease, so the connection's poller and it never read a job twice per interval.
+  const events = config.events?.endpoints.length ? await startStdioEvents(config, client, jobs, log) : undefined;
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
   const built: { close(): Promise<void> }[] = [];
   const deps: ServerDeps = { config, client, jobs, log };
@@ -80,6 +83,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     return b.server;
   });
   const close = async () => {
+    await events?.close();
     await campaigns.close();
     await conn.close();
     for (const b of built) await b.close();
@@ -103,6 +107,28 @@ async function serve(config: Config, log: Logger): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
   void conn.closed.then(() => shutdown('stdin closed'));
+}
+
+/** The event worker and follower of the stdio bin, loaded only when events are configured. */
+async function startStdioEvents(
+  config: Config,
+  client: Parameters<typeof watchQueuedCampaigns>[0]['client'],
+  jobs: Parameters<typeof watchQueuedCampaigns>[0]['jobs'],
+  log: Logger,
+): Promise<{ close(): Promise<void> }> {
+  const [{ startEvents }, { createPoller }, { finalJobCleanup }] = await Promise.all([
+    import('./events/start.js'),
+    import('./jobs/poller.js'),
+    import('./files/files-deps.js'),
+  ]);
+  const poller = createPoller({ client, jobs, log, onFinal: finalJobCleanup(config, log) });
+  const events = startEvents({ events: config.events!, jobs, poller, log, onStep: stepReached(config.testKillAt) });
+  return {
+    async close() {
+      await events.close();
+      poller.close();
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -141,6 +167,12 @@ async function main(): Promise<void> {
     // The one command that writes to stdout on purpose: the export is its output (no JSON-RPC here).
     const { runAuditExport } = await import('./audit/cli.js');
     process.exitCode = await runAuditExport(config, cli.audit, log);
+    return;
+  }
+  if (cli.command === 'events') {
+    // The delivery log is this command's output (no JSON-RPC here).
+    const { runEventsLog } = await import('./events/cli.js');
+    process.exitCode = await runEventsLog(config, log);
     return;
   }
   if (cli.command === 'db' && cli.db) {

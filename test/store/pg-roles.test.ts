@@ -177,9 +177,10 @@ describe('least privilege: migration role and runtime role', () => {
     expect(await count(`SELECT count(*) AS n FROM ${SCHEMA}.genplat_audit`)).toBe(auditRows);
     expect(await count(spend)).toBe(before);
     expect(await s.spendSince(new Date('2026-03-10T00:00:00.000Z'))).toBe(spent);
-    // 4 guard the jobs and the audit; 5 more the approvals (append-only decisions and audit, a fixed request).
+    // 4 guard the jobs and the audit; 5 more the approvals (append-only decisions and audit, a fixed request);
+    // 2 the event delivery log (append-only).
     expect(await count(`SELECT count(*) AS n FROM pg_trigger WHERE tgname LIKE 'genplat_%' AND tgenabled = 'O'`)).toBe(
-      9,
+      11,
     );
   });
 
@@ -207,7 +208,8 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migrations 8, 7, 6, 5 and 4 as an older genplat-mcp left it.
+    // Undo migrations 9, 8, 7, 6, 5 and 4 as an older genplat-mcp left it.
+    await execOn(migUrl, 'DROP TABLE genplat_event_attempts, genplat_event_deliveries, genplat_events');
     await execOn(
       migUrl,
       'DROP TABLE genplat_approval_audit, genplat_approval_decisions, genplat_approval_approvers, genplat_approvals',
