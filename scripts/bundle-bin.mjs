@@ -41,7 +41,12 @@ const { APPS_CLIENT, listTools } = await import(pathToFileURL(join(root, 'dist',
 const { CONFIRM_TOOL } = await import(pathToFileURL(join(root, 'dist', 'src', 'apps', 'confirm-tool.js')).href);
 const { ALL_TOOLS } = await import(pathToFileURL(join(root, 'dist', 'tools', 'index.js')).href);
 // What decides each tool's visibility (src/tool-visibility.ts), so the bin can pick its lists before loading a tool.
-const specs = ALL_TOOLS.map((s) => ({ name: s.name, toolset: s.toolset, billable: s.billable !== undefined }));
+const specs = ALL_TOOLS.map((s) => ({
+  name: s.name,
+  toolset: s.toolset,
+  billable: s.billable !== undefined,
+  ...(s.only ? { only: s.only } : {}),
+}));
 const prebuilt = { tools: [], specs, confirm: {} };
 for (const env of [{ GENPLAT_TOOLSETS: 'all' }, {}]) {
   // Listed to an Apps client: the Confirm tool is App-only (src/protocol/app-only.ts); other clients get the same
