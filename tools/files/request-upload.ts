@@ -16,8 +16,7 @@ export default defineTool({
   toolset: 'jobs',
   // stdio: the person names the file by its local path; nothing serves an upload page there.
   only: 'http',
-  description:
-    'Upload link (one use, 15 min) to show the user; upload:<id> then fits any media field. HTTP only. Free.',
+  description: 'Upload link (one use, 15 min) to show the user; upload:<id> then fits any media field. Free.',
   input: {
     kind: z.enum(['image', 'audio', 'video']).describe('media'),
     filename: z.string().trim().min(1).max(200).optional().describe('name hint'),
