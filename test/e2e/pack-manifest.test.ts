@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_DOCS } from '../../src/config-docs.js';
-import { ALL_TOOLS } from '../../tools/index.js';
 import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -12,7 +12,6 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_TOOLS } from '../../tools/index.js';
 import { ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
 import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 

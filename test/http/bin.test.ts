@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_TOOLS } from '../../tools/index.js';
 import { ENTRY, ensureBuilt } from '../helpers/build.js';
 import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 import { eraOptions, TOKEN_A, testEra } from './helpers.js';
