@@ -204,12 +204,25 @@ function runHost(bin, argv, { cwd, env, log }) {
   });
 }
 
+/** The tools an HTTP server lists, from the stdio list and the snapshot's `only` (test/contract/__snapshots__). */
+function httpToolNames(stdioNames) {
+  const snap = JSON.parse(
+    readFileSync(new URL('../test/contract/__snapshots__/tools-list.json', import.meta.url), 'utf8'),
+  );
+  const only = new Map(snap.filter((t) => t.only).map((t) => [t.name, t.only]));
+  const httpOnly = [...only].filter(([, o]) => o === 'http').map(([n]) => n);
+  return [...stdioNames.filter((n) => only.get(n) !== 'stdio'), ...httpOnly];
+}
+
 /** What failed in a run, as text (empty = passed). */
 function problemsOf(r, toolNames) {
   if (r.error) return [`harness: ${r.error.split('\n')[0]}`];
   const p = [];
   const offered = new Set(r.offered);
-  const want = toolNames.map((n) => r.hostDef.toolName(n));
+  // A tool is listed only on the transport it works on (src/tool-visibility.ts): the stdio list, with the
+  // snapshot's HTTP-only tools instead of its stdio-only ones over HTTP.
+  const listed = r.transport === 'http' ? httpToolNames(toolNames) : toolNames;
+  const want = listed.map((n) => r.hostDef.toolName(n));
   const missing = want.filter((n) => !offered.has(n));
   r.connected = r.offered.length > 0 && missing.length < want.length;
   r.toolsOk = missing.length === 0;
