@@ -35,7 +35,8 @@ if (readFileSync(entry, 'utf8').includes(MARK)) {
 for (const name of readdirSync(outDir)) if (name.startsWith(CHUNK_PREFIX)) rmSync(join(outDir, name));
 
 // The build-time tools/list (src/tools-list-prebuilt.ts), from real servers built from the same dist this
-// bundle is made of, so the two cannot disagree: every spec tool's definition (every toolset on), and the
+// bundle is made of, so the two cannot disagree: every spec tool's definition over stdio, the bin's transport
+// (every toolset on; src/tool-visibility.ts lists HTTP-only tools over HTTP only, where the bin builds live), and the
 // Confirm tool's for the default and the every-toolset configurations (its enum depends on the visible tools).
 const { APPS_CLIENT, listTools } = await import(pathToFileURL(join(root, 'dist', 'scripts', 'measure-tools.js')).href);
 const { CONFIRM_TOOL } = await import(pathToFileURL(join(root, 'dist', 'src', 'apps', 'confirm-tool.js')).href);

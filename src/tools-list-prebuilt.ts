@@ -25,7 +25,7 @@ declare const __GENPLAT_TOOLS_LIST__: string | undefined;
  * configuration gets the SDK's live answer.
  */
 export interface Prebuilt {
-  /** Every spec tool's definition as the SDK lists it (every toolset on). */
+  /** Every spec tool's definition as the SDK lists it over stdio, the bin's transport (every toolset on). */
   tools: Tool[];
   /**
    * What decides each spec tool's visibility, in ALL_TOOLS order: the bin picks its lists from these before
