@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startModel } from '../hosts/lib/model.mjs';
 import { ENTRY, serverEnv, serverToolNames, startHttpServer, startSim, stop } from '../hosts/lib/procs.mjs';
-import { filesHolding, flowProblems, runClient } from '../hosts/lib/run-client.mjs';
+import { filesHolding, flowProblems, httpToolNames, runClient } from '../hosts/lib/run-client.mjs';
 import { DONE_TEXT } from '../hosts/lib/script.mjs';
 import { client as openclaw } from './clients/openclaw.mjs';
 
@@ -164,7 +164,8 @@ async function runOne(c) {
 /** What failed in a run, as text (empty = passed). */
 function problemsOf(r, c, toolNames) {
   if (r.error) return [`harness: ${r.error.split('\n')[0]}`];
-  const p = flowProblems(r, c.toolName, toolNames);
+  // Over HTTP: the HTTP-only tools instead of the stdio-only ones (src/tool-visibility.ts).
+  const p = flowProblems(r, c.toolName, httpToolNames(toolNames));
   if (r.timedOut) p.push(`client timed out after ${RUN_TIMEOUT_MS / 1000} s`);
   else if (r.exit !== 0) p.push(`client exited ${r.exit}`);
   else if (r.completed && r.envelope?.final !== DONE_TEXT)

@@ -28,7 +28,7 @@ import { host as gemini } from './clients/gemini.mjs';
 import { host as opencode } from './clients/opencode.mjs';
 import { startModel } from './lib/model.mjs';
 import { ENTRY, NODE, serverEnv, serverToolNames, startHttpServer, startSim, stop } from './lib/procs.mjs';
-import { filesHolding, flowProblems, runClient } from './lib/run-client.mjs';
+import { filesHolding, flowProblems, httpToolNames, runClient } from './lib/run-client.mjs';
 import { DONE_TEXT } from './lib/script.mjs';
 
 const HOSTS = [claudeCode, gemini, codex, opencode];
@@ -165,7 +165,9 @@ async function runOne(h, transport) {
 /** What failed in a run, as text (empty = passed). */
 function problemsOf(r, toolNames) {
   if (r.error) return [`harness: ${r.error.split('\n')[0]}`];
-  const p = flowProblems(r, r.hostDef.toolName, toolNames);
+  // A tool is listed only on the transport it works on (src/tool-visibility.ts).
+  const listed = r.transport === 'http' ? httpToolNames(toolNames) : toolNames;
+  const p = flowProblems(r, r.hostDef.toolName, listed);
   if (r.timedOut) p.push(`host timed out after ${RUN_TIMEOUT_MS / 1000} s`);
   else if (r.exit !== 0) p.push(`host exited ${r.exit}`);
   else if (r.completed && !r.hostOutputTail.includes(DONE_TEXT))

@@ -35,13 +35,19 @@ if (readFileSync(entry, 'utf8').includes(MARK)) {
 for (const name of readdirSync(outDir)) if (name.startsWith(CHUNK_PREFIX)) rmSync(join(outDir, name));
 
 // The build-time tools/list (src/tools-list-prebuilt.ts), from real servers built from the same dist this
-// bundle is made of, so the two cannot disagree: every spec tool's definition (every toolset on), and the
+// bundle is made of, so the two cannot disagree: every spec tool's definition over stdio, the bin's transport
+// (every toolset on; src/tool-visibility.ts lists HTTP-only tools over HTTP only, where the bin builds live), and the
 // Confirm tool's for the default and the every-toolset configurations (its enum depends on the visible tools).
 const { APPS_CLIENT, listTools } = await import(pathToFileURL(join(root, 'dist', 'scripts', 'measure-tools.js')).href);
 const { CONFIRM_TOOL } = await import(pathToFileURL(join(root, 'dist', 'src', 'apps', 'confirm-tool.js')).href);
 const { ALL_TOOLS } = await import(pathToFileURL(join(root, 'dist', 'tools', 'index.js')).href);
 // What decides each tool's visibility (src/tool-visibility.ts), so the bin can pick its lists before loading a tool.
-const specs = ALL_TOOLS.map((s) => ({ name: s.name, toolset: s.toolset, billable: s.billable !== undefined }));
+const specs = ALL_TOOLS.map((s) => ({
+  name: s.name,
+  toolset: s.toolset,
+  billable: s.billable !== undefined,
+  ...(s.only ? { only: s.only } : {}),
+}));
 const prebuilt = { tools: [], specs, confirm: {} };
 for (const env of [{ GENPLAT_TOOLSETS: 'all' }, {}]) {
   // Listed to an Apps client: the Confirm tool is App-only (src/protocol/app-only.ts); other clients get the same

@@ -6,7 +6,7 @@
  * Scenarios are plain functions over a small `Agent` helper; add one to SCENARIOS to show another flow.
  * Shown: a talking video, then a run_model image edit and a template video running concurrently, then spend.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -267,18 +267,78 @@ async function campaign(agent: Agent): Promise<void> {
   }
 }
 
-/** `npm run demo:campaign` passes `campaign`: that scenario alone (plus the spend it leaves). */
+/** One second of 16-bit mono silence at 8 kHz: a real WAV (RIFF header + PCM), 16,044 bytes. */
+function silentWav(seconds = 1, rate = 8000): Buffer {
+  const data = seconds * rate * 2;
+  const b = Buffer.alloc(44 + data);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + data, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16); // fmt chunk size
+  b.writeUInt16LE(1, 20); // PCM
+  b.writeUInt16LE(1, 22); // mono
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28); // byte rate
+  b.writeUInt16LE(2, 32); // block align
+  b.writeUInt16LE(16, 34); // bits per sample
+  b.write('data', 36);
+  b.writeUInt32LE(data, 40);
+  return b;
+}
+
+/** The folder `npm run demo:files` lets the server read (GENPLAT_INPUT_DIRS), made in `main`. */
+let inputDir = '';
+
+/**
+ * `npm run demo:files` (issue 29 item 7): a talking video whose voice is a local WAV, in the sandbox with no
+ * bucket. The server checks the file (folder, type from its bytes, size, hash), quotes, and at send time stages
+ * it on its own loopback listener; the sandbox's simulator fetches it from there, as the platform would.
+ */
+async function localFile(agent: Agent): Promise<void> {
+  step('A local WAV as the voice (no bucket, no public URL)');
+  const wav = join(inputDir, 'voice.wav');
+  writeFileSync(wav, silentWav());
+  out(`wrote ${wav} (a real WAV, 1 s); GENPLAT_INPUT_DIRS=${inputDir}`);
+  const avatars = (await agent.call('list_avatars')).sc.avatars as { id: string; name: string }[];
+  const avatar = avatars[0];
+  if (!avatar) throw new Error('no avatar in the sandbox');
+  const started = await agent.createWithConsent('create_talking_video', {
+    avatar_id: avatar.id,
+    video_name: 'Demo: my own voice',
+    voice_script: 'My own recording, read from a file on this machine.',
+    voice_url: wav,
+  });
+
+  step('Wait for the job');
+  const [job] = await agent.waitAll([started.handle as string]);
+  const outputs = (job?.outputs ?? []) as { url: string; media: string }[];
+  out(`server ← ${job?.status}: ${outputs.map((o) => `${o.media} ${o.url}`).join(', ') || String(job?.reason ?? '')}`);
+  if (job?.status !== 'completed') throw new Error(`the local-file job ended ${String(job?.status)}`);
+}
+
+/**
+ * `npm run demo:campaign` passes `campaign`, `npm run demo:files` passes `files`: that scenario alone (plus the
+ * spend it leaves).
+ */
+const MODE = process.argv[2];
 const SCENARIOS: ((agent: Agent) => Promise<void>)[] =
-  process.argv[2] === 'campaign' ? [campaign, spend] : [talkingVideo, modelImage, templateVideo, waitStarted, spend];
+  MODE === 'campaign'
+    ? [campaign, spend]
+    : MODE === 'files'
+      ? [localFile, spend]
+      : [talkingVideo, modelImage, templateVideo, waitStarted, spend];
 
 async function main(): Promise<void> {
   const started = Date.now();
   // A fresh state dir: the demo's jobs and spend never mix with a real ledger.
   const stateDir = mkdtempSync(join(tmpdir(), 'genplat-demo-'));
+  // demo:files: the folder the server may read local files from (the demo's client declares no MCP roots).
+  inputDir = join(stateDir, 'inputs');
+  mkdirSync(inputDir);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [ENTRY, '--sandbox'],
-    env: { GENPLAT_STATE_DIR: stateDir, GENPLAT_LOG_LEVEL: 'warn' },
+    env: { GENPLAT_STATE_DIR: stateDir, GENPLAT_LOG_LEVEL: 'warn', GENPLAT_INPUT_DIRS: inputDir },
     stderr: 'inherit',
   });
   // No elicitation capability: the confirmation goes through the token, as in most hosts today.

@@ -35,6 +35,9 @@ export interface ToolsListFacts {
   tools: number;
   withApps: number;
   tokens: number;
+  /** Over HTTP (a caller): the tools that work there (src/tool-visibility.ts). */
+  httpTools: number;
+  httpTokens: number;
   readOnlyTools: number;
   readOnlyTokens: number;
 }
@@ -43,8 +46,9 @@ export async function toolsListFacts(): Promise<ToolsListFacts> {
   const all = await listTools({ GENPLAT_TOOLSETS: 'all' });
   const apps = await listTools({ GENPLAT_TOOLSETS: 'all' }, {}, APPS_CLIENT);
   const readOnly = await listTools({}, { readOnly: true });
-  // The `approvals` toolset is listed only with an approval policy (src/tool-visibility.ts).
-  const byDefault = ALL_TOOLS.filter((t) => t.toolset !== 'approvals');
+  const http = await listTools({ GENPLAT_TOOLSETS: 'all' }, {}, {}, 'http');
+  // The `approvals` toolset is listed only with an approval policy; a tool only where it works (src/tool-visibility.ts).
+  const byDefault = ALL_TOOLS.filter((t) => t.toolset !== 'approvals' && t.only !== 'http');
   if (all.length !== byDefault.length)
     throw new Error(`tools/list has ${all.length} tools, ALL_TOOLS without a policy ${byDefault.length}`);
   if (!apps.some((t) => t.name === CONFIRM_TOOL)) throw new Error(`an Apps client is not listed ${CONFIRM_TOOL}`);
@@ -52,6 +56,8 @@ export async function toolsListFacts(): Promise<ToolsListFacts> {
     tools: all.length,
     withApps: apps.length,
     tokens: measureTools('all', modelVisibleTools(all)).modelFacing.tokens,
+    httpTools: http.length,
+    httpTokens: measureTools('all, HTTP', modelVisibleTools(http)).modelFacing.tokens,
     readOnlyTools: readOnly.length,
     readOnlyTokens: measureTools('read-only', modelVisibleTools(readOnly)).modelFacing.tokens,
   };
@@ -62,12 +68,14 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** The sentence above the tools table; `test/contract/readme-facts.test.ts` parses it back. */
 export function toolsSentence(f: ToolsListFacts): string {
   return [
-    `${f.tools} tools in ${TOOLSETS.length} toolsets; a client that declares MCP Apps is also listed the App's Confirm`,
+    `${f.tools} tools in ${TOOLSETS.length} toolsets over stdio; a client that declares MCP Apps is also listed the App's Confirm`,
     `button \`${CONFIRM_TOOL}\` (${f.withApps} tools). The model-facing tools/list (name, title, description, input`,
-    `schema) is ${n(f.tokens)} o200k tokens (budget ${n(TOOLS_LIST_BUDGET_TOKENS)}); \`--read-only\` lists ${f.readOnlyTools} tools,`,
+    `schema) is ${n(f.tokens)} o200k tokens (budget ${n(TOOLS_LIST_BUDGET_TOKENS)}); over HTTP ${f.httpTools} tools, ${n(f.httpTokens)} tokens`,
+    '(a tool is listed only where it works: `request_upload` over HTTP, `save_outputs` over stdio);',
+    `\`--read-only\` lists ${f.readOnlyTools} tools,`,
     `${n(f.readOnlyTokens)} tokens. Billable tools go through the cost guard and accept \`confirmation_token\` and`,
     '`allow_duplicate`. The `approvals` toolset (`decide_approval`) is listed only with an approval policy',
-    '(`GENPLAT_APPROVALS`, docs/approvals.md), never with `--read-only`, and is not counted above.',
+    '(`GENPLAT_APPROVALS`, docs/approvals.md) over HTTP, never with `--read-only`, and is not counted above.',
   ].join('\n');
 }
 

@@ -17,6 +17,7 @@ import { type CliArgs, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { buildServer } from '../src/server.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
+import type { ToolTransport } from '../src/tool-visibility.js';
 
 /** The model-facing tools/list budget, all toolsets (issue 6 target; asserted by test/invariants/tools-list-budget.test.ts). */
 export const TOOLS_LIST_BUDGET_TOKENS = 4_000;
@@ -87,9 +88,13 @@ export async function listTools(
   env: Record<string, string> = {},
   cli: Partial<CliArgs> = {},
   capabilities: ClientCapabilities = {},
+  transport: ToolTransport = 'stdio',
 ): Promise<Tool[]> {
-  return withLiveServer(env, cli, capabilities, async (client) => (await client.listTools()).tools);
+  return withLiveServer(env, cli, capabilities, async (client) => (await client.listTools()).tools, transport);
 }
+
+/** The caller an HTTP listing is built for: every HTTP request has its person (src/tool-visibility.ts). */
+const HTTP_CALLER = 'http-measure';
 
 /**
  * Runs `use` with a client connected in process to a server built whole (`buildServer`, as unbundled) for one
@@ -100,6 +105,7 @@ export async function withLiveServer<T>(
   cli: Partial<CliArgs>,
   capabilities: ClientCapabilities,
   use: (client: Client) => Promise<T>,
+  transport: ToolTransport = 'stdio',
 ): Promise<T> {
   const stateDir = await mkdtemp(join(tmpdir(), 'genplat-measure-'));
   const log = createLogger('error', () => {});
@@ -117,7 +123,14 @@ export async function withLiveServer<T>(
     vendors: config.vendors,
     logger: log,
   });
-  const built = buildServer({ config, client: platform, jobs, log });
+  // Over HTTP the server is built for a caller, which lists the HTTP-only tools (and drops the stdio-only ones).
+  const built = buildServer({
+    config,
+    client: platform,
+    jobs,
+    log,
+    ...(transport === 'http' ? { owner: HTTP_CALLER } : {}),
+  });
   const client = new Client({ name: 'measure-tools', version: '0.0.0' }, { capabilities });
   const [a, b] = InMemoryTransport.createLinkedPair();
   try {
@@ -147,6 +160,7 @@ export async function measureConfigurations(): Promise<ToolsListMeasure[]> {
   return [
     measureTools('default toolsets', modelVisibleTools(await listTools())),
     measureTools('all toolsets', modelVisibleTools(await listTools({ GENPLAT_TOOLSETS: 'all' }))),
+    measureTools('all toolsets, HTTP', modelVisibleTools(await listTools({ GENPLAT_TOOLSETS: 'all' }, {}, {}, 'http'))),
     measureTools('read-only', modelVisibleTools(await listTools({}, { readOnly: true }))),
   ];
 }

@@ -9,6 +9,7 @@
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
+import type { FileServices } from './files/file-services.js';
 import type { JobStore } from './jobs/store.js';
 import type { PaidStep } from './kill-steps.js';
 import type { Logger } from './log.js';
@@ -22,6 +23,8 @@ export interface CampaignWatchDeps {
   jobs: JobStore;
   log: Logger;
   onStep?: ((step: PaidStep) => void) | undefined;
+  /** The sandbox's loopback staging (src/files/sandbox-staging.ts), so an item's local file can be staged. */
+  files?: FileServices | undefined;
   /** Tests: a shorter look interval. */
   everyMs?: number;
 }
@@ -59,6 +62,7 @@ export function watchQueuedCampaigns(deps: CampaignWatchDeps): { close(): Promis
       poller,
       itemSpec: (tool) => CAMPAIGN_ITEM_SPECS.get(tool),
       onStep: deps.onStep,
+      files: deps.files,
     });
     started = { close: () => sender.close(), poller };
   };

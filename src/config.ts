@@ -337,6 +337,10 @@ type Env = z.output<typeof EnvSchema>;
 export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install', 'events'] as const;
 export type Command = (typeof COMMANDS)[number];
 
+/** The refusal of `--sandbox` with GENPLAT_DATABASE_URL (docs/sandbox.md "A fleet rehearsal"). */
+export const SANDBOX_WITH_DATABASE =
+  'GENPLAT_DATABASE_URL cannot go with --sandbox: every sandbox server runs its own simulator, so its jobs in a shared database would be handles no other instance can read, next to real jobs and spend. Unset it (the sandbox keeps its jobs in <state dir>/sandbox); for a fleet rehearsal run `genplat-mcp sim` once and start each instance without --sandbox, with GENPLAT_BASE_URL and GENPLAT_API_KEY as sim prints them and GENPLAT_DATABASE_URL on a rehearsal database (docs/sandbox.md).';
+
 const SERVE_LIKE = ['serve', 'doctor'] as const satisfies readonly Command[];
 const EVERY = COMMANDS;
 
@@ -894,6 +898,11 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   if (e.GENPLAT_DATABASE_URL !== undefined && !/^postgres(ql)?:\/\/./i.test(e.GENPLAT_DATABASE_URL)) {
     problems.push('GENPLAT_DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
+  // Never silently ignored (issue 29 item 7): a sandbox server runs its own simulator, so its jobs exist nowhere
+  // else; in a shared database they would be handles other instances cannot read, beside real jobs and spend.
+  if (sandbox && cli.command === 'serve' && e.GENPLAT_DATABASE_URL !== undefined) {
+    problems.push(SANDBOX_WITH_DATABASE);
+  }
   const webhookAllowlist = parseWebhookAllowlist(e.GENPLAT_WEBHOOK_ALLOWLIST, problems);
   const mediaHosts = parseMediaHosts(e.GENPLAT_MEDIA_HOSTS, problems);
   const allowedOrigins = parseOrigins(e.GENPLAT_HTTP_ALLOWED_ORIGINS, problems);
@@ -933,7 +942,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     stateDir: sandbox ? join(baseStateDir, 'sandbox') : baseStateDir,
     sandboxDir: join(baseStateDir, 'sandbox'),
     resetSandbox,
-    // The sandbox keeps its simulated jobs in its own SQLite file, never in the fleet's database.
+    // The sandbox keeps its simulated jobs in its own SQLite file, never in the fleet's database (a sandbox server
+    // given one is refused above; `audit export --sandbox` reads the sandbox's file).
     databaseUrl: sandbox ? undefined : e.GENPLAT_DATABASE_URL,
     dbTimeouts: {
       connectMs: e.GENPLAT_DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectMs,

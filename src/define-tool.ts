@@ -16,6 +16,7 @@ import type { Poller } from './jobs/poller.js';
 import type { CampaignItemFile, JobRecord, JobStore } from './jobs/store.js';
 import type { Logger } from './log.js';
 import type { PersonLabel } from './people/directory.js';
+import type { ToolTransport } from './tool-visibility.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -53,7 +54,7 @@ export interface ToolContext {
    * src/files/confine.ts). Absent = none (local paths refused).
    */
   localRoots?: () => Promise<string[]>;
-  /** HTTP mode: uploads and upload links (src/files/file-services.ts); absent on stdio. */
+  /** HTTP mode: uploads and upload links (src/files/file-services.ts); on stdio only the sandbox's loopback stager. */
   files?: FileServices;
   /**
    * What the server does once a decision closes an approval (issue 28: admit, re-price and send the held request,
@@ -116,6 +117,8 @@ interface BaseSpec<I extends Shape> {
   name: string;
   title: string;
   toolset: Toolset;
+  /** Listed only on this transport (src/tool-visibility.ts): the tool cannot work on the other. */
+  only?: ToolTransport;
   /** < 400 characters: what it does, where inputs come from, cost, next step. */
   description: string;
   /** Every field has `.describe()`. Ranges and enums in zod, not prose. */

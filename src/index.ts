@@ -10,13 +10,14 @@ import { watchQueuedCampaigns } from './campaign-watch.js';
 import { createPlatformClient } from './client/index.js';
 import { type CliArgs, type Config, loadConfig, parseCli } from './config.js';
 import { ConfigurationError } from './errors.js';
+import type { SandboxStaging } from './files/sandbox-staging.js';
 import { StateError } from './jobs/state-error.js';
 import { stepReached } from './kill-steps.js';
 import { createLogger, type Logger, redact } from './log.js';
 import { startedByNpm, watchParent } from './parent-watch.js';
 import { buildDeferredServer, canDeferHandlers } from './server-deferred.js';
 import type { ServerDeps } from './server-deps.js';
-import type { Simulator } from './sim/index.js';
+import type { SandboxSimulator } from './sim/sandbox.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
 import { connectStdio } from './transports/stdio.js';
 
@@ -42,7 +43,7 @@ function orExit<T>(read: () => T): T {
 }
 
 async function serve(config: Config, log: Logger): Promise<void> {
-  let sim: Simulator | undefined;
+  let sim: SandboxSimulator | undefined;
   let { apiKey, baseUrl } = config;
   if (config.sandbox) {
     const { startSandbox } = await import('./sim/sandbox.js');
@@ -60,16 +61,30 @@ async function serve(config: Config, log: Logger): Promise<void> {
 
   const jobs = await openConfiguredStore(config, log, { spool: true });
   log.info(`job store: ${jobs.description}`);
+  // stdio has no listener: the sandbox starts a loopback one that serves its staged files to its simulator, so a
+  // local file works with no bucket (src/files/sandbox-staging.ts).
+  let staging: SandboxStaging | undefined;
+  if (sim) {
+    const { startSandboxStaging } = await import('./files/sandbox-staging.js');
+    staging = await startSandboxStaging({ config, jobs, sim, log });
+  }
   const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
   // Campaign items admitted but not sent (an earlier process stopped mid-campaign) are sent from here on; the
   // sender itself loads only once the store holds a queued item (src/campaign-watch.ts).
-  const campaigns = watchQueuedCampaigns({ config, client, jobs, log, onStep: stepReached(config.testKillAt) });
+  const campaigns = watchQueuedCampaigns({
+    config,
+    client,
+    jobs,
+    log,
+    onStep: stepReached(config.testKillAt),
+    files: staging?.files,
+  });
   // Events to bots (GENPLAT_EVENTS_*, docs/events.md): delivered from here too, every open job followed. Its own
   // poller takes the store's per-job lease, so the connection's poller and it never read a job twice per interval.
   const events = config.events?.endpoints.length ? await startStdioEvents(config, client, jobs, log) : undefined;
   // The factory runs once per connection (serveStdio pins one instance); its poller is closed with it.
   const built: { close(): Promise<void> }[] = [];
-  const deps: ServerDeps = { config, client, jobs, log };
+  const deps: ServerDeps = { config, client, jobs, log, ...(staging ? { files: staging.files } : {}) };
   // The tools, resources and prompts load on the first request that needs them (src/server-deferred.ts) when the
   // build's tools/list covers this configuration; otherwise the whole server is built now, as unbundled.
   const loadFailed = (err: unknown) => {
@@ -98,7 +113,14 @@ async function serve(config: Config, log: Logger): Promise<void> {
     stopping = true;
     log.info(`shutting down (${why})`);
     // Each step is independent: one failing must not keep the ledger or the simulator open.
-    for (const step of [close, () => client.close(), () => jobs.close(), async () => sim?.close()]) {
+    const steps = [
+      close,
+      async () => staging?.close(),
+      () => client.close(),
+      () => jobs.close(),
+      async () => sim?.close(),
+    ];
+    for (const step of steps) {
       try {
         await step();
       } catch (err) {

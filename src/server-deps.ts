@@ -53,7 +53,7 @@ export interface ServerDeps {
   perRequest?: boolean;
   /** HTTP mode with a public URL: our per-job callback URL for endpoints that accept `webhook_url`. */
   callbackUrl?: CallbackUrlMaker;
-  /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts). */
+  /** HTTP mode: uploads, the self stager and upload links (src/files/file-services.ts); stdio `--sandbox`: its loopback self stager (src/files/sandbox-staging.ts). */
   files?: FileServices;
   /**
    * This instance answers a 2026-07-28 client, whose per-resource updates come on `subscriptions/listen` streams:

@@ -20,7 +20,7 @@ import { feedStdioListen } from './protocol/stdio-listen.js';
 import { registerTaskHandlers } from './protocol/tasks.js';
 import type { ServerDeps } from './server-deps.js';
 import { registerTools } from './tool-runtime.js';
-import { visibleSpecs } from './tool-visibility.js';
+import { transportOf, visibleSpecs } from './tool-visibility.js';
 
 export interface InstalledHandlers {
   /** Names of the spec tools registered, in registration order. */
@@ -80,7 +80,9 @@ export function installHandlers(
   registerTools(server, specs, runtimeDeps);
   const confirm = registerConfirmTool(server, specs, runtimeDeps);
   registerResources(server, deps.resources ?? ALL_RESOURCES, runtime, { subscriptions: !deps.perRequest, follow });
-  registerAppResources(server, deps.config, deps.files ? () => deps.files?.uploadOrigin() : undefined, async () =>
+  // The picker's upload panel: over HTTP only (stdio's files are local paths; its sandbox serves no upload page).
+  const files = transportOf(deps) === 'http' ? deps.files : undefined;
+  registerAppResources(server, deps.config, files ? () => files.uploadOrigin() : undefined, async () =>
     issueViewNonce(await deps.jobs.consentKey(), deps.owner, (deps.now ?? Date.now)()),
   );
   registerPrompts(server, runtime);
@@ -91,7 +93,7 @@ export function installHandlers(
       ? feedStdioListen(server, { poller, jobs: deps.jobs, log: deps.log, follow })
       : undefined;
   return {
-    toolNames: visibleSpecs(specs, deps.config).map((s) => s.name),
+    toolNames: visibleSpecs(specs, deps.config, transportOf(deps)).map((s) => s.name),
     confirm,
     close: () => {
       stopListen?.();

@@ -34,7 +34,7 @@ import { withSlackBlocks } from './protocol/slack-results.js';
 import { followWhileOpen } from './protocol/task-follow.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
-import { visibleSpecs } from './tool-visibility.js';
+import { transportOf, visibleSpecs } from './tool-visibility.js';
 
 export interface RuntimeDeps {
   config: Config;
@@ -114,7 +114,7 @@ function wireSchemas(spec: ToolSpec) {
  */
 export function registerTools(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): RegisteredTool[] {
   const out: RegisteredTool[] = [];
-  for (const spec of visibleSpecs(specs, deps.config)) {
+  for (const spec of visibleSpecs(specs, deps.config, transportOf(deps))) {
     const billable = spec.billable !== undefined;
     if (billable && JSON.stringify(spec.annotations) !== JSON.stringify(BILLABLE_ANNOTATIONS)) {
       deps.log.warn(`tool ${spec.name}: billable tools always use the billable annotations; the spec's were replaced`);

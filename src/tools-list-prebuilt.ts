@@ -25,7 +25,7 @@ declare const __GENPLAT_TOOLS_LIST__: string | undefined;
  * configuration gets the SDK's live answer.
  */
 export interface Prebuilt {
-  /** Every spec tool's definition as the SDK lists it (every toolset on). */
+  /** Every spec tool's definition as the SDK lists it over stdio, the bin's transport (every toolset on). */
   tools: Tool[];
   /**
    * What decides each spec tool's visibility, in ALL_TOOLS order: the bin picks its lists from these before
@@ -41,6 +41,8 @@ export interface ToolSummary {
   name: string;
   toolset: Toolset;
   billable: boolean;
+  /** The one transport it is listed on (src/tool-visibility.ts); absent = both. */
+  only?: 'http' | 'stdio';
 }
 
 export const configKey = (names: readonly string[]): string => names.join(',');
@@ -81,7 +83,8 @@ export function prebuiltToolsLists(names: readonly string[], confirm?: string): 
 export function prebuiltListsFor(config: Config): { forApps: Tool[]; forOthers: Tool[] } | undefined {
   const built = prebuiltTools();
   if (!built) return undefined;
-  const visible = visibleSpecs(built.specs, config);
+  // The bundled bin answers from these on stdio only (src/server-deferred.ts): HTTP builds its servers whole.
+  const visible = visibleSpecs(built.specs, config, 'stdio');
   const lists = prebuiltToolsLists(
     visible.map((s) => s.name),
     visible.some((s) => s.billable) ? CONFIRM_TOOL : undefined,

@@ -15,7 +15,9 @@ for (const k of Object.keys(process.env)) if (k.startsWith('GENPLAT_')) delete p
 // The model's surface: the snapshot is taken as an MCP Apps host sees it, and these clients declare no Apps, so the
 // App-only Confirm button (src/protocol/app-only.ts) is not listed to them.
 const APP_ONLY = new Set(['confirm_paid_call']);
+// Over stdio: not the tools listed only over HTTP (the snapshot's `only`: src/tool-visibility.ts).
 const expected = JSON.parse(readFileSync(join(ROOT, 'test/contract/__snapshots__/tools-list.json'), 'utf8'))
+  .filter((t) => t.only !== 'http')
   .map((t) => t.name)
   .filter((n) => !APP_ONLY.has(n));
 

@@ -60,6 +60,19 @@ export function runClient(bin, argv, { cwd, env, log, timeoutMs }) {
  * confirmed call → waits in that order to `completed`, exactly 1 POST. Sets `r.connected`, `r.toolsOk`,
  * `r.toolsText`, `r.completed`; returns the problems as text (the caller adds its client's exit checks).
  */
+/**
+ * The tools an HTTP server lists, from the stdio list (what serverToolNames reads) and the snapshot's `only`
+ * (test/contract/__snapshots__/tools-list.json): a tool is listed only on the transport it works on.
+ */
+export function httpToolNames(stdioNames) {
+  const snap = JSON.parse(
+    readFileSync(new URL('../../test/contract/__snapshots__/tools-list.json', import.meta.url), 'utf8'),
+  );
+  const only = new Map(snap.filter((t) => t.only).map((t) => [t.name, t.only]));
+  const httpOnly = [...only].filter(([, o]) => o === 'http').map(([n]) => n);
+  return [...stdioNames.filter((n) => only.get(n) !== 'stdio'), ...httpOnly];
+}
+
 export function flowProblems(r, toolName, toolNames) {
   const p = [];
   const offered = new Set(r.offered);

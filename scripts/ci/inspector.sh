@@ -42,7 +42,7 @@ smoke() {
   start=$(date +%s%N)
   inspect "$label" "$@" --method tools/list >"$work/tools.json"
   # The Inspector CLI declares no MCP Apps: every tool but the App-only Confirm button (issue 18).
-  check "const n=r.tools.map(t=>t.name); const want=require(process.env.GENPLAT_TOOLS_SNAPSHOT).filter(t=>t.name!=='confirm_paid_call').length; if(n.length!==want||n.includes('confirm_paid_call')||!n.includes('list_avatars')||!n.includes('wait_for_jobs')) throw new Error('tools/list: '+n.join(','));
+  check "const n=r.tools.map(t=>t.name); const want=require(process.env.GENPLAT_TOOLS_SNAPSHOT).filter(t=>t.name!=='confirm_paid_call'&&(t.only===undefined||t.only==='$label')).length; if(n.length!==want||n.includes('confirm_paid_call')||!n.includes('list_avatars')||!n.includes('wait_for_jobs')) throw new Error('tools/list: '+n.join(','));
 console.error('inspector ($label): tools/list -> '+n.length+' tools')" <"$work/tools.json"
 
   inspect "$label" "$@" --method tools/call --tool-name list_avatars >"$work/call.json"

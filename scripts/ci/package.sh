@@ -25,4 +25,4 @@ node "$root/node_modules/@modelcontextprotocol/inspector-cli/build/cli.js" --cli
   -e GENPLAT_STATE_DIR="$work/state" -e GENPLAT_SANDBOX=1 node src/index.js \
   --method tools/list >"$work/tools.json" 2>"$work/stderr.txt" || { cat "$work/stderr.txt" >&2; exit 1; }
 # The snapshot is as an MCP Apps host sees it; the Inspector declares no Apps, so the App-only Confirm tool is not listed.
-node -e "const r=JSON.parse(require('fs').readFileSync(0,'utf8')); if(r.tools.length!==require(process.env.GENPLAT_TOOLS_SNAPSHOT).filter((t)=>t.name!=='confirm_paid_call').length) throw new Error('bundle tools/list: '+r.tools.length); console.error('package: the unpacked bundle answers tools/list ('+r.tools.length+' tools)')" <"$work/tools.json"
+node -e "const r=JSON.parse(require('fs').readFileSync(0,'utf8')); if(r.tools.length!==require(process.env.GENPLAT_TOOLS_SNAPSHOT).filter((t)=>t.name!=='confirm_paid_call'&&t.only!=='http').length) throw new Error('bundle tools/list: '+r.tools.length); console.error('package: the unpacked bundle answers tools/list ('+r.tools.length+' tools)')" <"$work/tools.json"

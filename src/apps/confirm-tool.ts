@@ -23,7 +23,7 @@ import type { ToolAnswer } from '../protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable } from '../tool-runtime.js';
-import { visibleSpecs } from '../tool-visibility.js';
+import { transportOf, visibleSpecs } from '../tool-visibility.js';
 import { CONFIRM_TOOL } from './confirm-name.js';
 import { JOB_VIEWER_URI, uiMeta } from './uris.js';
 import { viewNonceProblem } from './view-nonce.js';
@@ -32,7 +32,7 @@ export { CONFIRM_TOOL } from './confirm-name.js';
 
 /** Registers the App's Confirm button when a billable tool is visible; returns whether it did. */
 export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: RuntimeDeps): boolean {
-  const billable = visibleSpecs(specs, deps.config).filter((s) => s.billable) as PaidToolSpec[];
+  const billable = visibleSpecs(specs, deps.config, transportOf(deps)).filter((s) => s.billable) as PaidToolSpec[];
   if (billable.length === 0) return false;
   const byName = new Map(billable.map((s) => [s.name, s]));
   const names = billable.map((s) => s.name) as [string, ...string[]];

@@ -1,7 +1,8 @@
 /**
  * What HTTP mode adds for files (issue 22): the store-backed `upload:<id>` source, the self stager (with
  * GENPLAT_PUBLIC_URL and no bucket) and the maker of `request_upload` links. Built once per process by
- * src/transports/http-main.ts and handed to every per-request server; stdio has none (local paths instead).
+ * src/transports/http-main.ts and handed to every per-request server; on stdio only `--sandbox` has them (its
+ * loopback staging, src/files/sandbox-staging.ts; local paths instead of uploads).
  */
 
 import type { MediaKind } from './media-ref.js';

@@ -21,11 +21,18 @@ export function fileServices(
   blobs: BlobStore,
   key: () => Promise<Buffer>,
   ownOrigin: () => string,
-  o: { now: () => number; loopbackStaging?: boolean | undefined; uploadLinkTtlMs?: number | undefined },
+  o: {
+    now: () => number;
+    loopbackStaging?: boolean | undefined;
+    /** The loopback origin staged files are served at (default `ownOrigin`): the sandbox's is 127.0.0.1. */
+    loopbackOrigin?: (() => string) | undefined;
+    uploadLinkTtlMs?: number | undefined;
+  },
 ): FileServices {
   const publicUrl = config.publicUrl;
-  // The platform must reach the staged URL: only a public base will do (the loopback one is for tests).
-  const stagingBase = publicUrl ? () => publicUrl : o.loopbackStaging ? ownOrigin : undefined;
+  // The platform must reach the staged URL: only a public base will do. A loopback one is for tests and for the
+  // sandbox, whose simulator fetches from this server's loopback origin (src/sim/sandbox.ts).
+  const stagingBase = publicUrl ? () => publicUrl : o.loopbackStaging ? (o.loopbackOrigin ?? ownOrigin) : undefined;
   return {
     uploads: storeUploads(blobs, o.now),
     selfStager:

@@ -12,11 +12,12 @@ import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Json } from '../client/types.js';
 import type { PlatformRequest } from '../define-tool.js';
-import { UserInputError } from '../errors.js';
+import { BadRequestError, UserInputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { openQuotedFile } from './confine.js';
 import type { ResolvedMedia } from './local-media.js';
 import type { Stager } from './stage-s3.js';
+import { stagedFetchRefused } from './wording.js';
 
 export interface StagedRequest {
   request: PlatformRequest;
@@ -25,6 +26,32 @@ export interface StagedRequest {
    * lifetime); `final` = its answer already says the job is over (completed or failed): deleted now.
    */
   release(accepted: boolean, final?: boolean): void;
+  /** The body fields that hold a staged URL (e.g. `voice_url`, `image_urls[0]`). */
+  fields: string[];
+}
+
+/** What in a platform message says it could not get the media at a URL (the spec: an inaccessible URL "is rejected"). */
+const FETCH_WORDS = /accessib|fetch|download|reach|public/i;
+
+/**
+ * The platform's refusal of a request whose staged field it names with words of fetching: said as what it is
+ * (it could not fetch the file this server staged; set a reachable public URL or a bucket), never "fix the
+ * input" — the file itself passed every check. Any other error is returned as it is.
+ */
+export function stagedRefusal(err: unknown, fields: readonly string[]): unknown {
+  const pm = err instanceof BadRequestError ? err.platformMessage : undefined;
+  if (!pm || !FETCH_WORDS.test(pm)) return err;
+  const field = fields.find((f) =>
+    pm.includes(
+      f
+        .replace(/\[\d+\]/g, '')
+        .split('.')
+        .pop() ?? f,
+    ),
+  );
+  if (!field || !(err instanceof BadRequestError)) return err;
+  const w = stagedFetchRefused(field, ` The platform said: "${pm}".`);
+  return new BadRequestError(err.status, pm, err.body, err.requestId, w.message, w.next);
 }
 
 function extOf(contentType: string): string {
@@ -103,6 +130,7 @@ export async function stageRequest(
   };
   return {
     request: { route: request.route, body: swap(request.body) as Json },
+    fields: [...files.values()].map((m) => m.field),
     release(accepted, final = false) {
       if (!accepted || final) return remove();
       for (const k of keys) {

@@ -16,7 +16,7 @@ import { mayHaveBeenAccepted, StagingError, UserInputError } from '../errors.js'
 import { stagerFor } from '../files/files-deps.js';
 import type { ResolvedMedia } from '../files/local-media.js';
 import type { Stager } from '../files/stage-s3.js';
-import { type StagedRequest, stageRequest } from '../files/staging.js';
+import { type StagedRequest, stagedRefusal, stageRequest } from '../files/staging.js';
 import type { Estimate } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { JobRecord } from '../jobs/store.js';
@@ -86,7 +86,7 @@ export async function sendItem(rec: JobRecord, out: Outgoing, ctx: ToolContext, 
     sub = await out.spec.run(input, { ...ctx, signal: NEVER_ABORTS }, sent);
   } catch (err) {
     staged?.release(mayHaveBeenAccepted(err));
-    return settleFailure(rec, err, out.kind, out.estimate, deps);
+    return settleFailure(rec, staged ? stagedRefusal(err, staged.fields) : err, out.kind, out.estimate, deps);
   }
   staged?.release(true, sub.status === 'completed');
   deps.onStep?.(out.posted);

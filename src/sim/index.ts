@@ -45,6 +45,12 @@ export interface SimulatorOptions {
    */
   fetchMedia?: boolean;
   /**
+   * `--sandbox` (issue 29 item 7): the loopback origins whose media URLs are fetched and accepted, exactly (the
+   * server's own staging origin, added once its listener has a port); every other loopback URL stays non-public,
+   * as on the platform. A live set: read on each request. Ignored with `fetchMedia` (which takes every loopback).
+   */
+  mediaOrigins?: ReadonlySet<string>;
+  /**
    * How long after a job's terminal state its callback is POSTed (ms, default 0): the platform's delivery
    * delay, which the bench compares the webhook completion lag with.
    */
@@ -154,7 +160,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   // Aborted at close: callbacks still waiting out `webhookDelayMs` are dropped (delivery is not guaranteed).
   const closing = new AbortController();
 
-  const fetcher = new MediaFetcher(() => origin);
+  // Which loopback media URLs are fetched for real (media-fetch.ts) and so count as public.
+  const fetchesLoopback = (url: string): boolean =>
+    isLoopbackUrl(url) && (opts.fetchMedia === true || originListed(url, opts.mediaOrigins));
+  const fetching = opts.fetchMedia === true || opts.mediaOrigins !== undefined;
+  const fetcher = new MediaFetcher(() => origin, fetchesLoopback);
   const handler = createHandler({
     routes: allRoutes,
     accounts,
@@ -165,7 +175,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return ctx;
     },
     onLog: opts.onRequest,
-    ...(opts.fetchMedia ? { fetchMedia: (json: unknown) => fetcher.fetchAll(json) } : {}),
+    ...(fetching ? { fetchMedia: (json: unknown) => fetcher.fetchAll(json) } : {}),
     afterRun: (method) => (method === 'POST' ? save() : saveSoon()),
   });
   const server = createServer(handler.listener);
@@ -198,8 +208,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     charge: (account, credits, status) => accounts.charge(account, credits, status),
     refund: (account, credits) => accounts.refund(account, credits),
     mediaUrl,
-    // With fetchMedia, loopback media URLs are fetched for real (media-fetch.ts), so they count as public.
-    isPublicUrl: (url, o) => (opts.fetchMedia && isLoopbackUrl(url)) || isPublicUrl(url, origin, o),
+    isPublicUrl: (url, o) => fetchesLoopback(url) || isPublicUrl(url, origin, o),
     isWebhookUrl: (url, o = {}) => {
       if (o.httpsOnly && !url.startsWith('https:') && !(opts.allowLoopbackWebhooks && isLoopbackUrl(url))) {
         return false;
@@ -328,4 +337,14 @@ function listen(server: Server, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** True when `url`'s origin is one of `origins` (the sandbox's staging origin). */
+function originListed(url: string, origins: ReadonlySet<string> | undefined): boolean {
+  if (!origins || origins.size === 0) return false;
+  try {
+    return origins.has(new URL(url).origin);
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@
  * The simulator fetches the media it is given, as the platform does (issue 22 item 5), so a test proves a
  * staged file arrived byte for byte. Rule (opt-in `fetchMedia` simulator option; the sim has no internet):
  * every media URL of a billable POST's JSON body (keys `*_url`, `*_urls` but `webhook_url`) on loopback other
- * than the simulator's own origin is fetched before the POST is answered; other URLs keep the older convention
+ * than the simulator's own origin (in `--sandbox`: only on the server's own staging origin, `mediaOrigins`) is fetched before the POST is answered; other URLs keep the older convention
  * (public-url.ts: `.invalid` / `unreachable` are inaccessible, everything else is assumed fetched), so tests
  * with https://example.com/x.png run unchanged. A URL that cannot be fetched (error, non-2xx, over 250 MiB,
  * over 60 s) is a 400 naming the field, as the spec says of an inaccessible voice_url ("is rejected").
@@ -63,12 +63,16 @@ async function fetchOne(field: string, url: string): Promise<FetchedMedia> {
 export class MediaFetcher {
   private list: FetchedMedia[] = [];
 
-  constructor(private readonly selfOrigin: () => string) {}
+  /** `fetches`: which loopback URLs are fetched (every one with `fetchMedia`; the sandbox: its staging origin). */
+  constructor(
+    private readonly selfOrigin: () => string,
+    private readonly fetches: (url: string) => boolean = isLoopbackUrl,
+  ) {}
 
   /** Fetches the loopback media URLs of `json` (see the rule above). @throws SimHttpError 400 naming the field. */
   async fetchAll(json: unknown): Promise<void> {
     for (const { field, url } of mediaUrls(json)) {
-      if (!isLoopbackUrl(url) || url.startsWith(`${this.selfOrigin()}/`)) continue;
+      if (!this.fetches(url) || url.startsWith(`${this.selfOrigin()}/`)) continue;
       this.list.push(await fetchOne(field, url));
     }
   }

@@ -17,6 +17,15 @@ export const SANDBOX_SIM_FILE = 'simulator.db';
 /** The standalone `genplat-mcp sim`'s state file: its own, as no job store of ours is paired with it. */
 export const SIM_CLI_FILE = 'sim-cli.db';
 
+/** The sandbox's simulator, and the one loopback origin besides its own whose media it fetches. */
+export interface SandboxSimulator extends Simulator {
+  /**
+   * This server's own staging origin (`http://127.0.0.1:<port>`, its listener's: `/staged/<id>.<MAC>`): the
+   * simulator fetches local files staged there as the platform would fetch them, and no other loopback URL.
+   */
+  allowStagingOrigin(origin: string): void;
+}
+
 /** The store's files (src/store/sqlite.ts DB_FILE, and SQLite's WAL companions). */
 const STORE_FILES = ['genplat.db', 'genplat.db-wal', 'genplat.db-shm'];
 
@@ -27,14 +36,16 @@ const STORE_FILES = ['genplat.db', 'genplat.db-wal', 'genplat.db-shm'];
 export async function startSandbox(
   config: Pick<Config, 'sandboxDir' | 'stateDir' | 'vendors' | 'resetSandbox'>,
   log: Pick<Logger, 'info' | 'warn'>,
-): Promise<Simulator> {
+): Promise<SandboxSimulator> {
   const stateFile = join(config.sandboxDir, SANDBOX_SIM_FILE);
+  const stagingOrigins = new Set<string>();
   // 'demo' timing: jobs take seconds, like the real thing but short enough to watch.
   const sim = await startSimulator({
     timing: 'demo',
     vendors: config.vendors,
     stateFile,
     resetState: config.resetSandbox,
+    mediaOrigins: stagingOrigins,
   });
   if (config.resetSandbox) {
     // The simulator's lock is held (startSimulator refuses a reset otherwise): no other sandbox server on this
@@ -58,5 +69,5 @@ export async function startSandbox(
       `SANDBOX: ${p.path} is in use by another genplat-mcp on this state dir; this sandbox runs in memory and its jobs will not survive a restart (give it its own --state-dir)`,
     );
   }
-  return sim;
+  return Object.assign(sim, { allowStagingOrigin: (origin: string) => void stagingOrigins.add(origin) });
 }

@@ -30,7 +30,7 @@ import { describePerson } from '../people/directory.js';
 import { consentStateCodec } from '../protocol/request-state.js';
 import { buildServer } from '../server.js';
 import type { Simulator } from '../sim/index.js';
-import { startSandbox } from '../sim/sandbox.js';
+import { type SandboxSimulator, startSandbox } from '../sim/sandbox.js';
 import { openConfiguredStore } from '../store/index.js';
 import { openPubSub, type PubSub } from '../store/pubsub.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
@@ -128,7 +128,7 @@ export async function startHttpRuntime(
     }
   };
   try {
-    let sim: Simulator | undefined;
+    let sim: SandboxSimulator | undefined;
     let { apiKey, baseUrl } = config;
     if (config.sandbox) {
       sim = await startSandbox(config, log);
@@ -197,7 +197,18 @@ export async function startHttpRuntime(
     let ownOrigin = '';
     const nowMs = hooks.now ?? Date.now;
     const blobs = jobs.blobs?.();
-    const files = blobs ? fileServices(config, blobs, key, () => ownOrigin, { ...hooks, now: nowMs }) : undefined;
+    // The sandbox serves its own staged files to its simulator over loopback (issue 29 item 7): local files and
+    // uploads work with no bucket and no public URL. Only on a loopback or wildcard bind (127.0.0.1 reaches it).
+    const sandboxStaging = sim !== undefined && !config.publicUrl && sandboxCanStage(config.http.host);
+    let loopbackOrigin = '';
+    const files = blobs
+      ? fileServices(config, blobs, key, () => ownOrigin, {
+          ...hooks,
+          now: nowMs,
+          loopbackStaging: hooks.loopbackStaging === true || sandboxStaging,
+          ...(sandboxStaging ? { loopbackOrigin: () => loopbackOrigin } : {}),
+        })
+      : undefined;
     // Campaign items admitted but not sent (an instance stopped mid-campaign) are sent from here on, and held
     // requests once approved (issue 28 item 5: the sweep's `approvals`, whichever instance took the decision).
     const campaigns = startOutboxSweep({
@@ -284,6 +295,11 @@ export async function startHttpRuntime(
     });
     steps.push(() => http.close());
     ownOrigin = new URL(http.url).origin;
+    if (sandboxStaging) {
+      loopbackOrigin = isLoopbackBind(config.http.host) ? ownOrigin : `http://127.0.0.1:${http.port}`;
+      sim?.allowStagingOrigin(loopbackOrigin);
+      log.info(`SANDBOX: local files and uploads are staged at ${loopbackOrigin}/staged/ for the simulator`);
+    }
     if (blobs) steps.push(sweepBlobs(blobs, nowMs, log));
     if (hooks.loopbackWebhooks && !config.publicUrl) callbackBase = `http://127.0.0.1:${http.port}`;
     if (webhooksOn) log.info(`webhooks on: job callbacks to ${callbackBase}/hooks/… end waits early`);
@@ -332,4 +348,9 @@ export async function serveHttp(config: Config, log: Logger): Promise<void> {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
+}
+
+/** A sandbox listening here is reached at 127.0.0.1 by its simulator: a loopback or every-address bind. */
+function sandboxCanStage(host: string): boolean {
+  return isLoopbackBind(host) || ['0.0.0.0', '::', '[::]'].includes(host);
 }

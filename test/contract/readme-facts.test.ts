@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureTools, modelVisibleTools, TOOLS_LIST_BUDGET_TOKENS } from '../../scripts/measure-tools.js';
+import { listTools, measureTools, modelVisibleTools, TOOLS_LIST_BUDGET_TOKENS } from '../../scripts/measure-tools.js';
 import { CONFIRM_TOOL } from '../../src/apps/confirm-tool.js';
 import { TOOLSETS } from '../../src/config.js';
 import { MIN_NODE } from '../../src/node-version.js';
@@ -47,7 +47,8 @@ describe('README facts', () => {
   let withPolicy: Harness;
   beforeAll(async () => {
     plain = await startHarness({ config: { confirm: { mode: 'always' } }, now: () => NOW });
-    withPolicy = await startHarness({ config: { approvalsFile: '/etc/genplat/approvals.json' } });
+    // Over HTTP (a caller): where decide_approval works.
+    withPolicy = await startHarness({ config: { approvalsFile: '/etc/genplat/approvals.json' }, owner: 'http-readme' });
     apps = await startHarness({ clientCapabilities: APPS_HOST });
     readOnly = await startHarness({ config: { readOnly: true } });
   });
@@ -62,11 +63,11 @@ describe('README facts', () => {
   it('states the tools/list a client gets: counts, toolsets and tokens, with and without MCP Apps, and read-only', async () => {
     const block = generated('tools');
     const m =
-      /(\d+) tools in (\d+) toolsets; a client that declares MCP Apps is also listed the App's Confirm\s+button `([a-z_]+)` \((\d+) tools\)\. The model-facing tools\/list \(name, title, description, input\s+schema\) is ([\d,]+) o200k tokens \(budget ([\d,]+)\); `--read-only` lists (\d+) tools,\s+([\d,]+) tokens\./.exec(
+      /(\d+) tools in (\d+) toolsets over stdio; a client that declares MCP Apps is also listed the App's Confirm\s+button `([a-z_]+)` \((\d+) tools\)\. The model-facing tools\/list \(name, title, description, input\s+schema\) is ([\d,]+) o200k tokens \(budget ([\d,]+)\); over HTTP (\d+) tools, ([\d,]+) tokens\s+\(a tool is listed only where it works[^)]*\);\s+`--read-only` lists (\d+) tools,\s+([\d,]+) tokens\./.exec(
         block,
       );
     expect(m, 'the generated tools sentence (scripts/generate-docs.ts toolsSentence)').not.toBeNull();
-    const [, tools, toolsets, confirm, withApps, tokens, budget, roTools, roTokens] = m!;
+    const [, tools, toolsets, confirm, withApps, tokens, budget, httpTools, httpTokens, roTools, roTokens] = m!;
 
     const plainTools = await listed(plain);
     const appsTools = await listed(apps);
@@ -79,15 +80,19 @@ describe('README facts', () => {
     expect(int(toolsets!)).toBe(TOOLSETS.length);
     expect(int(tokens!)).toBe(measureTools('all', modelVisibleTools(plainTools)).modelFacing.tokens);
     expect(int(budget!)).toBe(TOOLS_LIST_BUDGET_TOKENS);
+    const httpList = await listTools({ GENPLAT_TOOLSETS: 'all' }, {}, {}, 'http');
+    expect(int(httpTools!)).toBe(httpList.length);
+    expect(int(httpTokens!)).toBe(measureTools('all, HTTP', modelVisibleTools(httpList)).modelFacing.tokens);
     expect(int(roTools!)).toBe(roList.length);
     expect(int(roTokens!)).toBe(measureTools('read-only', modelVisibleTools(roList)).modelFacing.tokens);
 
-    // The table under the sentence names exactly the tools a client without Apps is listed, in every toolset: the
-    // `approvals` toolset's only with an approval policy (GENPLAT_APPROVALS), as the sentence says.
+    // The table under the sentence names exactly the tools a client without Apps is listed on either transport, in
+    // every toolset: the `approvals` toolset's only with an approval policy (GENPLAT_APPROVALS), as the sentence says.
     const rows = [...block.matchAll(/^\| ([a-z]+) \| `([a-z_]+)` \| (yes|no) \|/gm)];
     const policyTools = await listed(withPolicy);
-    expect(rows.map((r) => r[2]).sort()).toEqual(policyTools.map((t) => t.name).sort());
-    expect(policyTools.filter((t) => !plainTools.some((p) => p.name === t.name)).map((t) => t.name)).toEqual([
+    const either = [...new Set([...plainTools, ...policyTools].map((t) => t.name))];
+    expect(rows.map((r) => r[2]).sort()).toEqual(either.sort());
+    expect(policyTools.filter((t) => !httpList.some((p) => p.name === t.name)).map((t) => t.name)).toEqual([
       'decide_approval',
     ]);
     expect(block).toContain('`GENPLAT_APPROVALS`');

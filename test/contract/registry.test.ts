@@ -31,16 +31,22 @@ function toolFiles(dir = toolsDir): string[] {
 }
 
 let h: Harness;
+let hHttp: Harness;
 let listed: Awaited<ReturnType<Harness['client']['listTools']>>['tools'];
 
 beforeAll(async () => {
   // An MCP Apps host: it is also shown the App-only Confirm button (src/protocol/app-only.ts).
   // With an approval policy, so the `approvals` toolset (decide_approval) is listed too (tool-visibility.ts).
-  h = await startHarness({ clientCapabilities: APPS_HOST, config: { approvalsFile: '/etc/genplat/approvals.json' } });
-  listed = (await h.client.listTools()).tools;
+  // Over stdio and over HTTP (a caller): each lists the tools that work there (tool-visibility.ts); together, all.
+  const opts = { clientCapabilities: APPS_HOST, config: { approvalsFile: '/etc/genplat/approvals.json' } };
+  h = await startHarness(opts);
+  hHttp = await startHarness({ ...opts, owner: 'http-registry' });
+  const both = [...(await h.client.listTools()).tools, ...(await hHttp.client.listTools()).tools];
+  listed = [...new Map(both.map((t) => [t.name, t])).values()];
 });
 afterAll(async () => {
   await h?.close();
+  await hHttp?.close();
 });
 
 describe('tool registry', () => {

@@ -155,15 +155,21 @@ function lint(provider: 'openai' | 'gemini', schema: Schema, path: string, depth
 }
 
 let h: Harness;
+let hHttp: Harness;
 let tools: { name: string; inputSchema: Schema }[];
 beforeAll(async () => {
   // An MCP Apps host, so the App-only Confirm tool's schema is linted too.
   // With an approval policy, so the `approvals` toolset (decide_approval) is listed and checked too.
-  h = await startHarness({ clientCapabilities: APPS_HOST, config: { approvalsFile: '/etc/genplat/approvals.json' } });
-  tools = (await h.client.listTools()).tools as typeof tools;
+  // Over stdio and over HTTP (a caller): each lists the tools that work there (tool-visibility.ts); together, all.
+  const opts = { clientCapabilities: APPS_HOST, config: { approvalsFile: '/etc/genplat/approvals.json' } };
+  h = await startHarness(opts);
+  hHttp = await startHarness({ ...opts, owner: 'http-schemas' });
+  const both = [...(await h.client.listTools()).tools, ...(await hHttp.client.listTools()).tools];
+  tools = [...new Map(both.map((t) => [t.name, t])).values()] as typeof tools;
 });
 afterAll(async () => {
   await h?.close();
+  await hHttp?.close();
 });
 
 describe('tools/list input schemas are portable', () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_DOCS } from '../../src/config-docs.js';
-import { LISTED_WITHOUT_POLICY } from '../helpers/listed-tools.js';
+import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const json = (name: string) => JSON.parse(readFileSync(join(ROOT, name), 'utf8'));
@@ -24,7 +24,7 @@ describe('manifest.json (MCP Bundle)', () => {
 
   it('lists exactly the registered tools', () => {
     // The bundle runs over stdio, where decide_approval is never listed (an approval needs a second, proven person).
-    const expected = LISTED_WITHOUT_POLICY.map((t) => ({
+    const expected = listedWithoutPolicy('stdio').map((t) => ({
       name: t.name,
       description: `${t.title}${t.billable ? ' (paid: confirmation first)' : ' (free)'}`,
     }));

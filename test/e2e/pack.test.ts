@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
-import { LISTED_WITHOUT_POLICY } from '../helpers/listed-tools.js';
+import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 
 const run = promisify(execFile);
 
@@ -94,7 +94,7 @@ describe('npm package', () => {
       await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_avatars', 'create_talking_video']));
-      expect(tools).toHaveLength(LISTED_WITHOUT_POLICY.length); // the App-only Confirm button is listed only to MCP Apps clients
+      expect(tools).toHaveLength(listedWithoutPolicy('stdio').length); // the App-only Confirm button is listed only to MCP Apps clients
     } finally {
       await client.close();
       rmSync(state, { recursive: true, force: true });

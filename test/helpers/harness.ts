@@ -22,6 +22,7 @@
  *   over Streamable HTTP served in process by the SDK's `createMcpHandler` (a fresh instance per request,
  *   `input_required` consent), as a fleet instance serves it. vitest runs the suite once per era (vitest.config.ts).
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ import { createCatalog } from '../../src/catalog.js';
 import { createPlatformClient, type PlatformClientHandle } from '../../src/client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { ToolSpec } from '../../src/define-tool.js';
+import type { FileServices } from '../../src/files/file-services.js';
 import { finalJobCleanup } from '../../src/files/files-deps.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
 import { createPoller } from '../../src/jobs/poller.js';
@@ -84,6 +86,8 @@ export interface HarnessOptions {
   tools?: ToolSpec[];
   /** HTTP-mode caller id; undefined = stdio. */
   owner?: string;
+  /** File services (HTTP's, or stdio `--sandbox`'s loopback staging: src/files/sandbox-staging.ts). */
+  files?: FileServices;
   /** Protocol era of the client; default `GENPLAT_TEST_ERA` or `legacy`. */
   era?: Era;
 }
@@ -193,6 +197,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       poller,
       log,
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      ...(opts.files ? { files: opts.files } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.tokenTtlMs ? { tokenTtlMs: opts.tokenTtlMs } : {}),

@@ -5,3 +5,7 @@ import { ALL_TOOLS } from '../../tools/index.js';
  * nothing to decide without GENPLAT_APPROVALS: src/tool-visibility.ts).
  */
 export const LISTED_WITHOUT_POLICY = ALL_TOOLS.filter((t) => t.toolset !== 'approvals');
+
+/** Those a client is listed on one transport: a tool only where it works (src/tool-visibility.ts). */
+export const listedWithoutPolicy = (transport: 'stdio' | 'http') =>
+  LISTED_WITHOUT_POLICY.filter((t) => t.only === undefined || t.only === transport);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, ensureBuilt } from '../helpers/build.js';
-import { LISTED_WITHOUT_POLICY } from '../helpers/listed-tools.js';
+import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 import { eraOptions, TOKEN_A, testEra } from './helpers.js';
 
 let state: string;
@@ -68,7 +68,7 @@ describe('genplat-mcp --http', () => {
       }),
     );
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(LISTED_WITHOUT_POLICY.length); // the App-only Confirm button is listed only to MCP Apps clients
+    expect(tools).toHaveLength(listedWithoutPolicy('http').length); // the App-only Confirm button is listed only to MCP Apps clients
     const r = await client.callTool({ name: 'list_avatars', arguments: {} });
     expect(r.isError).toBeFalsy();
     await client.close();

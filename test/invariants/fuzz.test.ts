@@ -208,7 +208,11 @@ function arbitraryArgs(schema: JsonSchema): fc.Arbitrary<Args> {
 /** The error text names `name`, plainly or JSON-escaped. */
 const names = (t: string, name: string) => t.includes(name) || t.includes(JSON.stringify(name).slice(1, -1));
 
+let stdio: Harness;
+let http: Harness;
+/** The harness a tool is fuzzed on: the transport it is listed on (src/tool-visibility.ts), stdio when both. */
 let h: Harness;
+const harnessOf = (tool: string) => (ALL_TOOLS.find((t) => t.name === tool)?.only === 'http' ? http : stdio);
 let listed: Map<string, Tool>;
 /** Each tool's full input schema (every rule), by name. */
 const rules = new Map<string, JsonSchema>();
@@ -218,10 +222,14 @@ const onUnhandled = (reason: unknown) => unhandled.push(reason);
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
   // An approval policy named so decide_approval is listed and fuzzed like every other tool.
-  h = await startHarness({
-    config: { maxCreditsPerCall: 1_000_000, maxCreditsPerDay: 10_000_000, approvalsFile: '/policy.json' },
-  });
-  listed = new Map((await h.client.listTools()).tools.map((t) => [t.name, t]));
+  const config = { maxCreditsPerCall: 1_000_000, maxCreditsPerDay: 10_000_000, approvalsFile: '/policy.json' };
+  stdio = await startHarness({ config });
+  // One simulator for both, so every tool's posts are counted in one place.
+  http = await startHarness({ config, owner: 'fuzz-http', sim: stdio.sim });
+  h = stdio;
+  listed = new Map(
+    [...(await stdio.client.listTools()).tools, ...(await http.client.listTools()).tools].map((t) => [t.name, t]),
+  );
   for (const spec of ALL_TOOLS) {
     const full = z.toJSONSchema(toolInput(spec), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
     const shown = listed.get(spec.name)?.inputSchema as JsonSchema | undefined;
@@ -232,14 +240,15 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await h.close();
+  await http.close();
+  await stdio.close();
   process.off('unhandledRejection', onUnhandled);
 });
 
 /** One call; a rejected promise (protocol error, crash, timeout) is a failure of the property. */
 async function call(tool: string, args: Args) {
   try {
-    return await h.call(tool, args, { timeout: 20_000 });
+    return await harnessOf(tool).call(tool, args, { timeout: 20_000 });
   } catch (err) {
     throw new Error(`${tool} did not answer with a result for ${JSON.stringify(args)}: ${String(err)}`);
   }

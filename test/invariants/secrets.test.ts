@@ -24,7 +24,7 @@ import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { billableExample, billableTools, exampleFor } from '../helpers/examples.js';
 import { type Harness, startHarness, structured, testEra } from '../helpers/harness.js';
-import { LISTED_WITHOUT_POLICY } from '../helpers/listed-tools.js';
+import { listedWithoutPolicy } from '../helpers/listed-tools.js';
 import { readTree, scanForSecret } from '../helpers/secret-scan.js';
 import { ROOT, type SpawnedServer, spawnServer } from '../helpers/spawn-server.js';
 
@@ -260,7 +260,7 @@ describe('invariants 5 and 6 over stdio: the built server as a child process', (
       return r;
     };
     // Not the App's Confirm button: it is listed only to clients that declare MCP Apps (src/protocol/app-only.ts).
-    expect((await client.listTools()).tools.length).toBe(LISTED_WITHOUT_POLICY.length);
+    expect((await client.listTools()).tools.length).toBe(listedWithoutPolicy('stdio').length);
     // Every billable tool once (the read tools ran in process; here the point is the process boundary).
     for (const t of billableTools()) await call(t.name, billableExample(t.name).args(sim, 500));
     sim.faults.add({ method: 'POST', path: '/video/generate', kind: 'server_error_after_accept' });

@@ -10,12 +10,16 @@ import { LISTED_WITHOUT_POLICY } from '../helpers/listed-tools.js';
 const BUDGET_TOKENS = TOOLS_LIST_BUDGET_TOKENS;
 
 describe('tools/list size', () => {
-  it(`all toolsets: model-facing tools/list ≤ ${BUDGET_TOKENS} o200k tokens`, async () => {
-    // App-only tools are hidden from the model by hosts: not model-facing.
-    const tools = modelVisibleTools(await listTools({ GENPLAT_TOOLSETS: 'all' }));
-    // Every tool but decide_approval, listed only with an approval policy (an operator's choice; not the default).
-    expect(tools.map((t) => t.name).sort()).toEqual(LISTED_WITHOUT_POLICY.map((t) => t.name).sort());
-    const m = measureTools('all toolsets', tools);
-    expect(m.modelFacing.tokens, JSON.stringify(m.largest)).toBeLessThanOrEqual(BUDGET_TOKENS);
-  });
+  // Each transport lists the tools that work there (src/tool-visibility.ts): both lists stay within the budget.
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`all toolsets over ${transport}: model-facing tools/list ≤ ${BUDGET_TOKENS} o200k tokens`, async () => {
+      // App-only tools are hidden from the model by hosts: not model-facing.
+      const tools = modelVisibleTools(await listTools({ GENPLAT_TOOLSETS: 'all' }, {}, {}, transport));
+      // Every tool of the transport but decide_approval, listed only with an approval policy (an operator's choice).
+      const expected = LISTED_WITHOUT_POLICY.filter((t) => t.only === undefined || t.only === transport);
+      expect(tools.map((t) => t.name).sort()).toEqual(expected.map((t) => t.name).sort());
+      const m = measureTools(`all toolsets, ${transport}`, tools);
+      expect(m.modelFacing.tokens, JSON.stringify(m.largest)).toBeLessThanOrEqual(BUDGET_TOKENS);
+    });
+  }
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseCli } from '../../src/config.js';
+import { loadConfig, parseCli, SANDBOX_WITH_DATABASE } from '../../src/config.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 const REAL = { GENPLAT_API_KEY: 'test-key-123456', GENPLAT_BASE_URL: 'https://api.example.com' };
@@ -28,8 +28,28 @@ describe('GENPLAT_DATABASE_URL', () => {
     }
   });
 
-  it('is ignored by the sandbox, whose simulated jobs never mix with the fleet database', () => {
-    expect(load({ GENPLAT_DATABASE_URL: 'postgres://db/genplat' }, ['--sandbox']).databaseUrl).toBeUndefined();
+  it('is refused by a sandbox server (stdio and --http) with the reason, never silently ignored', () => {
+    for (const argv of [['--sandbox'], ['--sandbox', '--http']]) {
+      try {
+        load({ GENPLAT_DATABASE_URL: 'postgres://u:s3cret-pw@db/genplat' }, argv);
+        expect.unreachable(argv.join(' '));
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigurationError);
+        const text = (err as ConfigurationError).problems.join('\n');
+        expect(text).toBe(SANDBOX_WITH_DATABASE);
+        expect(text).toContain('genplat-mcp sim');
+        expect(text).not.toContain('s3cret-pw');
+      }
+    }
+    // GENPLAT_SANDBOX=1 is the same switch; an empty value is unset.
+    expect(() => load({ GENPLAT_SANDBOX: '1', GENPLAT_DATABASE_URL: 'postgres://db/genplat' })).toThrow(
+      ConfigurationError,
+    );
+    expect(load({ GENPLAT_DATABASE_URL: ' ' }, ['--sandbox']).databaseUrl).toBeUndefined();
+    // `audit export --sandbox` reads the sandbox's own store, whatever the fleet's setting.
+    expect(load({ GENPLAT_DATABASE_URL: 'postgres://db/genplat' }, ['audit', 'export', '--sandbox']).databaseUrl).toBe(
+      undefined,
+    );
   });
 });
 

@@ -9,11 +9,12 @@ export default defineTool({
   name: 'create_shoppable_image',
   title: 'Shoppable ad image',
   toolset: 'ads',
-  description: 'Shoppable ad image from a product photo; category, format: list_shoppable_packs. Billable.',
+  description:
+    'Shoppable ad image from a product photo; category, format: list_shoppable_packs. Variants: create_campaign. Billable.',
   input: {
     category: packValue('from list_shoppable_packs'),
     format: packValue('for the category'),
-    image_url: publicMediaUrl('product image URL'),
+    image_url: publicMediaUrl('product image'),
     context: shoppableContext(),
     aspect_ratio: z
       .string()

@@ -12,11 +12,12 @@ export default defineTool({
   name: 'create_shoppable_video',
   title: 'Shoppable ad video',
   toolset: 'ads',
-  description: 'Shoppable ad video from product photos; category, format, duration: list_shoppable_packs. Billable.',
+  description:
+    'Shoppable ad video from product photos; category, format, duration: list_shoppable_packs. Variants: create_campaign. Billable.',
   input: {
     category: packValue('from list_shoppable_packs'),
     format: packValue('for the category'),
-    image_urls: z.array(publicMediaUrl('public URL')).min(1).max(MAX_IMAGES).describe('product images'),
+    image_urls: z.array(publicMediaUrl('image')).min(1).max(MAX_IMAGES).describe('product images'),
     duration: z.string().min(1).max(16).optional().describe('seconds, from the pack'),
     context: shoppableContext(),
     aspect_ratio: z

@@ -42,6 +42,8 @@ export default defineTool({
   name: 'decide_approval',
   title: 'Approve or decline a paid call',
   toolset: 'approvals',
+  // stdio has one local person, who cannot be the second, proven person an approval needs.
+  only: 'http',
   description:
     'Approve or decline a paid call waiting for approval (approval:<id>). You decide as yourself, the signed-in caller; only a listed approver other than the requester, once, before it expires. Once approved the server sends the call.',
   input: {

@@ -26,10 +26,10 @@ export default defineTool({
   title: 'Custom avatar',
   toolset: 'avatar',
   description:
-    'Avatar from a portrait (+ voice sample; URL or file, ≤ 10 MiB); returns avatar_id at once. Needs custom-avatar access. Billable.',
+    'Avatar from a portrait (+ voice sample; ≤ 10 MiB each); returns avatar_id at once. Needs custom-avatar access. Billable.',
   input: {
-    image: mediaSource('portrait URL or file (png, jpeg, webp)'),
-    voice: mediaSource('voice sample URL or file (mp3, wav, m4a, ogg)').optional(),
+    image: mediaSource('portrait (png, jpeg, webp): URL, local path or upload reference'),
+    voice: mediaSource('voice sample (mp3, wav, m4a, ogg): URL, local path or upload reference').optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

@@ -22,7 +22,8 @@ export default defineTool({
   name: 'create_family_video',
   title: 'Dedicated-family video',
   toolset: 'enterprise',
-  description: 'Dedicated-family video (ids from list_models). Billable; price unpublished: always asks.',
+  description:
+    'Dedicated-family video (ids from list_models). Variants: create_campaign. Billable; price unpublished: always asks.',
   input: {
     model: z.string().min(1).max(64).describe('family id from list_models, e.g. <name>-2.5'),
     prompt: z.string().min(1).max(2000).describe('what the video shows'),

@@ -58,7 +58,7 @@ export default defineTool({
   title: 'Run a catalog model',
   toolset: 'enterprise',
   description:
-    'Runs a catalog image/video model (id from list_models; params per genplat://models/{model}). Billable. Then wait_for_jobs.',
+    'Runs a catalog image/video model (id from list_models; params per genplat://models/{model}). Variants: create_campaign. Billable.',
   input: {
     model: z.string().min(1).max(256).describe('catalog model id from list_models'),
     // An open object keeps per-model unions out of tools/list; each model's schema lives in the resource.

@@ -12,10 +12,11 @@ export default defineTool({
   name: 'animate_gesture',
   title: 'Animate a gesture',
   toolset: 'gestures',
-  description: 'Animates a person in a still image. Billable, unpublished price: always asks.',
+  description:
+    'Animates a person in a still image. Variants: create_campaign. Billable, unpublished price: always asks.',
   input: {
     prompt: z.string().trim().min(1).max(PROMPT_MAX).describe('the motion, e.g. waves'),
-    image_url: publicMediaUrl('person image URL'),
+    image_url: publicMediaUrl('person image'),
     project_id: projectId().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -35,7 +35,9 @@ export default defineTool({
   name: 'save_outputs',
   title: 'Save job outputs',
   toolset: 'jobs',
-  description: "Saves a completed job's outputs (and an upscale's original) to the output folder. stdio only. Free.",
+  // Over HTTP it would write to the server's disk, not the caller's.
+  only: 'stdio',
+  description: "Saves a completed job's outputs (and an upscale's original) to the output folder. Free.",
   input: {
     handle: z.string().trim().min(1).max(MAX_HANDLE_LENGTH).describe('handle of a completed job'),
     folder: z.string().trim().min(1).max(200).optional().describe('subfolder of the output folder'),

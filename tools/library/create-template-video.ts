@@ -25,7 +25,8 @@ export default defineTool({
   name: 'create_template_video',
   title: 'Template video',
   toolset: 'library',
-  description: 'Content-library video from a template (ids, fields: list_templates). Billable. Then wait_for_jobs.',
+  description:
+    'Content-library video from a template (ids, fields: list_templates). Variants: create_campaign. Billable.',
   input: {
     // No UUID pattern in the schema (it costs tokens in every tools/list): validate checks the id against the
     // live template list, which also rejects anything that is not a UUID. Bounded so that an empty or runaway id

@@ -25,10 +25,10 @@ export default defineTool({
   title: 'Product-in-hand video',
   toolset: 'product',
   description:
-    'Product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Billable.',
+    'Product-in-hand video from a product image; v2/human: script + voice_id (list_voices) or voice_url. Variants: create_campaign. Billable.',
   input: {
     engine: z.enum(['v2', 'human', 'scenes']).describe('v2 (audio ≤90 s), human (≤30 s) or scenes'),
-    image_url: publicMediaUrl('product image URL'),
+    image_url: publicMediaUrl('product image'),
     script: text('v2/human: TTS script').optional(),
     voice_id: voiceId().optional(),
     voice_url: publicMediaUrl('v2/human: audio instead of script').optional(),
@@ -47,7 +47,7 @@ export default defineTool({
       .optional()
       .describe('scenes engine only'),
     model: z.enum(['pro', 'fast']).optional().describe('scenes: tier'),
-    end_image_url: publicMediaUrl('scenes: ending-frame URL').optional(),
+    end_image_url: publicMediaUrl('scenes: ending frame').optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async validate(input, ctx) {

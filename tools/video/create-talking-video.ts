@@ -11,13 +11,13 @@ export default defineTool({
   title: 'Talking-actor video',
   toolset: 'video',
   description:
-    'An avatar (list_avatars) speaks a script with a voice (list_voices) or your audio URL. Billable, 100 credits.',
+    'An avatar (list_avatars) speaks a script with a voice (list_voices) or your audio. Variants: create_campaign. Billable, 100 credits.',
   input: {
     avatar_id: avatarId(),
     // Required even with voice_url (spec: "required even when voice_url is given").
     voice_script: voiceScript(),
     video_name: z.string().trim().min(1).max(200).optional().describe('video and project name'),
-    voice_url: publicMediaUrl('audio URL (≤120 s) instead of TTS').optional(),
+    voice_url: publicMediaUrl('audio (≤120 s) instead of TTS').optional(),
     voice_id: voiceId().optional(),
     voice_settings: voiceSettings().optional(),
     webhook_url: webhookUrlField(),

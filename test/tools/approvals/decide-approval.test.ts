@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApprovalId } from '../../../src/approvals/handle.js';
-import { STDIO_CANNOT_DECIDE } from '../../../src/approvals/wording.js';
 import { type Config, loadConfig, parseCli } from '../../../src/config.js';
 import { setTrustedMediaOrigins } from '../../../src/guards/url.js';
 import { createLogger } from '../../../src/log.js';
@@ -135,12 +134,14 @@ describe('decide_approval over HTTP', () => {
 });
 
 describe('decide_approval over stdio', () => {
-  it('refuses: one local person cannot be the second, proven person', async () => {
+  it('is not listed (one local person cannot be the second, proven person); a call is refused', async () => {
     const h = await startHarness({ config: { approvalsFile: '/nonexistent/approvals.json' } });
     try {
-      const r = await h.call('decide_approval', { approval: `approval:${newApprovalId()}`, decision: 'approve' });
-      expect(r.isError).toBe(true);
-      expect(text(r)).toContain(STDIO_CANNOT_DECIDE.slice(0, 40));
+      expect((await h.client.listTools()).tools.map((t) => t.name)).not.toContain('decide_approval');
+      const r = await h
+        .call('decide_approval', { approval: `approval:${newApprovalId()}`, decision: 'approve' })
+        .catch((e: Error) => e);
+      expect(r instanceof Error ? r.message : r.isError && text(r)).toMatch(/decide_approval not found/);
       expect(h.sim.log.entries().filter((e) => e.method === 'POST')).toHaveLength(0);
     } finally {
       await h.close();
@@ -156,9 +157,10 @@ describe('decide_approval visibility', () => {
       GENPLAT_API_KEY: 'sk-test-key',
       GENPLAT_BASE_URL: 'http://127.0.0.1:9/api',
     });
-    const names = (c: Config) => visibleSpecs(ALL_TOOLS, c).map((s) => s.name);
+    const names = (c: Config, on: 'http' | 'stdio' = 'http') => visibleSpecs(ALL_TOOLS, c, on).map((s) => s.name);
     expect(names(base)).not.toContain('decide_approval');
     expect(names({ ...base, approvalsFile: '/etc/approvals.json' })).toContain('decide_approval');
     expect(names({ ...base, approvalsFile: '/etc/approvals.json', readOnly: true })).not.toContain('decide_approval');
+    expect(names({ ...base, approvalsFile: '/etc/approvals.json' }, 'stdio')).not.toContain('decide_approval');
   });
 });

@@ -1,14 +1,15 @@
 /**
- * request_upload (issue 22 item 4). On a local (stdio) server it refuses, pointing at local paths (the harness
- * has no owner and no file services); over HTTP its whole path — link, page, PUT, single use, expiry, owner —
- * is test/files/uploads-http.test.ts and test/files/upload-page.browser.test.ts. Here: the stdio answer, the
- * input rules, and the HTTP answer's shape, pinned whole.
+ * request_upload (issue 22 item 4, issue 29 items 7-8). On a local (stdio) server it is not listed (local paths
+ * are the way there; a call is refused); over HTTP its whole path — link, page, PUT, single use, expiry, owner —
+ * is test/files/uploads-http.test.ts and test/files/upload-page.browser.test.ts. Here: stdio, the input rules,
+ * the refusal when nothing could serve an upload to the platform, and the HTTP answer's shape, pinned whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LOCAL_BYTES } from '../../../src/files/limits.js';
+import { UPLOAD_CANNOT_REACH_PLATFORM, UPLOAD_LOOPBACK_NOTE } from '../../../src/files/wording.js';
 import { startUploadsFixture, type UploadsFixture } from '../../files/uploads-fixture.js';
 import { type Harness, startHarness, text } from '../../helpers/harness.js';
-import { sc } from '../../http/helpers.js';
+import { sc, startHttpFixture, TOKEN_A } from '../../http/helpers.js';
 
 let h: Harness;
 let fx: UploadsFixture;
@@ -22,12 +23,26 @@ afterAll(async () => {
 });
 
 describe('request_upload', () => {
-  it('on stdio: refused, naming local paths as the way; nothing sent', async () => {
-    const r = await h.call('request_upload', { kind: 'image' });
-    expect(r.isError).toBe(true);
-    expect(text(r)).toContain('request_upload works on a server reached over HTTP');
-    expect(text(r)).toContain('local path');
+  it('on stdio: not listed; a call is refused; nothing sent', async () => {
+    expect((await h.client.listTools()).tools.map((t) => t.name)).not.toContain('request_upload');
+    // An unlisted tool is unknown to the server: the SDK answers "not found" (a protocol error or an error result).
+    const r = await h.call('request_upload', { kind: 'image' }).catch((e: Error) => e);
+    expect(r instanceof Error ? r.message : r.isError && text(r)).toMatch(/request_upload not found/);
     expect(h.sim.log.entries()).toHaveLength(0);
+  });
+
+  it('over HTTP with nothing to serve an upload to the platform (no public URL, no bucket): refused, no link', async () => {
+    const http = await startHttpFixture();
+    try {
+      const c = await http.connect(TOKEN_A);
+      const r = await c.call('request_upload', { kind: 'image' });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain(UPLOAD_CANNOT_REACH_PLATFORM.message);
+      expect(text(r)).toContain('GENPLAT_PUBLIC_URL');
+      await c.close();
+    } finally {
+      await http.close();
+    }
   });
 
   it('refuses an unknown kind by name, before anything is recorded', async () => {
@@ -45,6 +60,8 @@ describe('request_upload', () => {
       reference: `upload:${id}`,
       kind: 'audio',
       max_bytes: MAX_LOCAL_BYTES.audio,
+      // The fixture listens on 127.0.0.1 and has no GENPLAT_PUBLIC_URL: only this machine opens the link.
+      note: UPLOAD_LOOPBACK_NOTE,
     });
     // The name hint is stored as a base name of safe characters only.
     expect(await fx.blobs.get(id)).toMatchObject({

@@ -12,8 +12,8 @@ const NOT_ACCEPTED = 'not accepted by this model';
 const params = () =>
   z.looseObject({
     prompt: prompt({ min: 1, max: 20_000 }),
-    image_url: publicMediaUrl('first frame (URL or base64 data URI)', { allowDataUri: true }),
-    end_image_url: publicMediaUrl('last frame (URL or base64 data URI)', { allowDataUri: true }).optional(),
+    image_url: publicMediaUrl('first frame', { allowDataUri: true }),
+    end_image_url: publicMediaUrl('last frame', { allowDataUri: true }).optional(),
     resolution: oneOf(['360p', '720p', '1080p', '4k']).describe('default 720p').optional(),
     duration: int(3, 10).describe('seconds, default 8').optional(),
     aspect_ratio: oneOf(['16:9', '9:16']).describe('default 16:9').optional(),
