@@ -75,15 +75,24 @@ function expectKeyOnlyInHeader(sim: Simulator): void {
 }
 
 /** Runs `scenario` against a harness whose platform key is the canary, capturing every output. */
+/**
+ * Tools are listed on the transport they work on (src/tool-visibility.ts): the harness without an owner serves
+ * as stdio does, with one as HTTP does. Every tool is called on its own transport.
+ */
+const toolsOn = (transport: 'stdio' | 'http') =>
+  ALL_TOOLS.filter((t) => (transport === 'stdio' ? t.only !== 'http' : t.only === 'http'));
+const HTTP_OWNER = { owner: 'token:secrets-test' } as const;
+
 async function session(
   sim: Simulator,
   scenario: (
     call: (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>,
     h: Harness,
   ) => Promise<void>,
+  as: { owner?: string } = {},
 ): Promise<Capture> {
   // Generous for a loaded CI box; the delay fault below holds its answer well past it.
-  const h = await startHarness({ sim, config: CONFIG, clientTimeoutMs: 1_000 });
+  const h = await startHarness({ sim, config: CONFIG, clientTimeoutMs: 1_000, ...as });
   const sources: Source[] = [];
   const results: CallToolResult[] = [];
   try {
@@ -130,7 +139,7 @@ async function everything(
   call: (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>,
 ): Promise<void> {
   const handles: string[] = [];
-  for (const t of ALL_TOOLS) {
+  for (const t of toolsOn('stdio')) {
     const r = await call(t.name, exampleFor(t.name).args(sim, 0));
     const handle = structured(r).handle;
     // Only the jobs the billable tools started: get_job's example names a job that does not exist, and waiting
@@ -189,8 +198,19 @@ describe('invariant 5: the canary key never leaves the process but in X-Api-Key'
   it('in process: every tool, faults, errors; results, logs, notifications, ledger and docs are clean', async () => {
     sim.log.clear();
     const cap = await session(sim, (call) => everything(sim, call));
+    // The HTTP-only tools (request_upload, decide_approval) on the transport that lists them.
+    const http = await session(
+      sim,
+      async (call) => {
+        for (const t of toolsOn('http')) await call(t.name, exampleFor(t.name).args(sim, 0));
+      },
+      HTTP_OWNER,
+    );
+    expect(http.results.length).toBe(toolsOn('http').length);
+    expect(http.results.length).toBeGreaterThan(0);
+    expect(scanForSecret(CANARY, http.sources)).toEqual([]);
     // The scenario really exercised what it claims: every tool answered, and some errors came back.
-    expect(cap.results.length).toBeGreaterThan(ALL_TOOLS.length + POST_FAULTS.length);
+    expect(cap.results.length).toBeGreaterThan(toolsOn('stdio').length + POST_FAULTS.length);
     expect(cap.results.some((r) => r.isError)).toBe(true);
     // 2026-07-28 clients get no MCP log messages (src/server.ts), so only a 2025-era session has that channel.
     expect(cap.sources.some((s) => s.name === 'mcp-logging')).toBe(testEra() === 'legacy');
@@ -206,8 +226,16 @@ describe('invariant 5: the canary key never leaves the process but in X-Api-Key'
     revoked.accounts.add({ key: CANARY, subscription: 'inactive' });
     try {
       const cap = await session(revoked, async (call) => {
-        for (const t of ALL_TOOLS) await call(t.name, exampleFor(t.name).args(revoked, 0));
+        for (const t of toolsOn('stdio')) await call(t.name, exampleFor(t.name).args(revoked, 0));
       });
+      const http = await session(
+        revoked,
+        async (call) => {
+          for (const t of toolsOn('http')) await call(t.name, exampleFor(t.name).args(revoked, 0));
+        },
+        HTTP_OWNER,
+      );
+      expect(scanForSecret(CANARY, http.sources)).toEqual([]);
       const texts = cap.results.map((r) => JSON.stringify(r.content));
       expect(
         texts.some((t) => /401|API key|GENPLAT_API_KEY/.test(t)),

@@ -38,7 +38,8 @@ describe('run_model: listing', () => {
     expect(t.description!.length).toBeLessThan(350);
     expect(t.description).toContain('genplat://models/{model}');
     expect(t.description).toContain('list_models');
-    expect(t.description).toContain('wait_for_jobs');
+    // Variants route to create_campaign (issue 29 item 8); waiting is the envelope's next_step, not the listing's.
+    expect(t.description).toContain('create_campaign');
     expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     const props = t.inputSchema.properties as Record<string, Record<string, unknown>>;
     for (const name of ['model', 'params', 'project_id', 'webhook_url'])

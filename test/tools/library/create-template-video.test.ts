@@ -31,7 +31,8 @@ describe('create_template_video', () => {
     const t = tools.find((x) => x.name === TOOL)!;
     expect(t.description!.length).toBeLessThan(300);
     expect(t.description).toContain('list_templates');
-    expect(t.description).toContain('wait_for_jobs');
+    // Variants route to create_campaign (issue 29 item 8); waiting is the envelope's next_step, not the listing's.
+    expect(t.description).toContain('create_campaign');
     expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
     const props = t.inputSchema.properties as Record<string, { description?: string }>;
     for (const name of ['template_id', 'fields', 'project_id', 'webhook_url']) {

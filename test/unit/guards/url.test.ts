@@ -308,7 +308,7 @@ describe('checkWebhookUrl', () => {
 
 describe('zod fields', () => {
   const Input = z.object({
-    image_url: publicMediaUrl('Public URL of the person image'),
+    image_url: publicMediaUrl('Person image'),
     media: publicMediaUrl('Image URL or base64 data URI', { allowDataUri: true }).optional(),
     webhook_url: webhookUrlField(),
   });
@@ -336,7 +336,8 @@ describe('zod fields', () => {
       properties: Record<string, { description?: string; maxLength?: number }>;
     };
     expect(schema.properties.image_url).toMatchObject({
-      description: 'Public URL of the person image',
+      // Every media field says what it takes (issue 29 item 8), in the one shared phrase.
+      description: 'Person image: URL, local path or upload reference',
       maxLength: 2048,
     });
     expect(schema.properties.webhook_url?.description).toMatch(/allow-list/);
