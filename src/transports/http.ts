@@ -46,6 +46,9 @@ import { createRateLimiter, DEFAULT_MAX_BODY_BYTES, MAX_UNVERIFIED_READS } from 
 import { requestOwner } from './listen-owner.js';
 import { BodyTooLargeError, parseJsonBody, readRawBody, replayed } from './raw-body.js';
 
+/** How long an idle keep-alive connection stays open (see the server's creation). */
+const KEEP_ALIVE_MS = 65_000;
+
 export const MCP_PATH = '/mcp';
 /** Static tokens only: no OAuth challenge or metadata here (issue 14 item 6). */
 export const STATIC_MCP_PATH = '/static/mcp';
@@ -289,6 +292,12 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       sendError(res, 500, 'Internal server error');
     });
   });
+  // An idle keep-alive connection is closed by the client first: Node's 5 s default is just above undici's 4 s
+  // (the SDK clients' fetch), so on a loaded machine a late timer let the server close a socket the client was
+  // reusing at that instant ("fetch failed", ECONNRESET, seen under npm test's load). 65 s is also above the
+  // usual load balancer idle timeout (60 s), the common setting behind one; headers must be allowed longer still.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
     const failed = (err: NodeJS.ErrnoException) => {
       // A taken or forbidden port is a setting to change, not a crash: the bin prints it as one line, exit 2.
