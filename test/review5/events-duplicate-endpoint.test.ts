@@ -11,9 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadEventsConfig } from '../../src/events/config.js';
 import { startEventWorker } from '../../src/events/worker.js';
 import { silentLogger } from '../../src/log.js';
-import { newRecord, type TestDir, testDir } from '../helpers/store-helpers.js';
 import { rules } from '../events/outbox-suite.js';
 import { startReceiver } from '../events/receiver.js';
+import { newRecord, type TestDir, testDir } from '../helpers/store-helpers.js';
 
 const ENV_SECRET = `whsec_${Buffer.from('ffffffffffffffffffffffffffffffff').toString('base64')}`;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -28,10 +28,7 @@ describe('review5: an endpoint restricted to one caller never hears another call
     const dir = mkdtempSync(join(tmpdir(), 'review5-ev-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'endpoints.json');
-    writeFileSync(
-      file,
-      JSON.stringify([{ url: receiver.url, secret: receiver.secret, callers: ['token:bot:alice'] }]),
-    );
+    writeFileSync(file, JSON.stringify([{ url: receiver.url, secret: receiver.secret, callers: ['token:bot:alice'] }]));
     const problems: string[] = [];
     const cfg = loadEventsConfig(
       { GENPLAT_EVENTS_URL: receiver.url, GENPLAT_EVENTS_SECRET: ENV_SECRET, GENPLAT_EVENTS_ENDPOINTS: file },
