@@ -257,6 +257,7 @@ async function checkStateDir(dir: string, line: Line): Promise<void> {
 /** Events to bots (docs/events.md): the endpoints configured and, per endpoint, what was delivered or waits. */
 async function checkEvents(config: Config, line: Line): Promise<void> {
   const { eventsWords: W } = await import('./events/wording.js');
+  const { shownEndpoint } = await import('./events/config.js');
   const endpoints = config.events?.endpoints ?? [];
   if (endpoints.length === 0) return line('info', W.doctorOff);
   try {
@@ -266,7 +267,10 @@ async function checkEvents(config: Config, line: Line): Promise<void> {
       if (summary.length === 0) line('ok', W.doctorNoDeliveries(endpoints.length));
       for (const s of summary) {
         const oldest = s.oldestDue !== undefined ? new Date(s.oldestDue).toISOString() : undefined;
-        line(s.dead > 0 ? 'info' : 'ok', W.doctorEndpoint(s.endpoint, s.due, s.delivered, s.dead, oldest, s.lastError));
+        line(
+          s.dead > 0 ? 'info' : 'ok',
+          W.doctorEndpoint(shownEndpoint(s.endpoint), s.due, s.delivered, s.dead, oldest, s.lastError),
+        );
       }
     } finally {
       await store.close();

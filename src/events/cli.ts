@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openConfiguredStore } from '../store/index.js';
+import { shownEndpoint } from './config.js';
 import { eventsWords as W } from './wording.js';
 
 /** The newest POSTs shown (the summary above counts all of them). */
@@ -33,7 +34,7 @@ export async function runEventsLog(
     for (const s of await store.deliverySummary())
       lines.push(
         W.doctorEndpoint(
-          s.endpoint,
+          shownEndpoint(s.endpoint),
           s.due,
           s.delivered,
           s.dead,
@@ -46,7 +47,9 @@ export async function runEventsLog(
     else {
       lines.push(W.logHeader);
       for (const a of attempts)
-        lines.push([a.at, a.eventId, a.type, a.endpoint, a.status ?? '-', a.ms, a.error ?? ''].join('\t'));
+        lines.push(
+          [a.at, a.eventId, a.type, shownEndpoint(a.endpoint), a.status ?? '-', a.ms, a.error ?? ''].join('\t'),
+        );
     }
     write(`${lines.join('\n')}\n`);
     return 0;

@@ -44,8 +44,15 @@ export function endpointUrlProblem(field: string, raw: string): string | undefin
   return W.urlScheme(field);
 }
 
-/** `whsec_` + base64 of 24-64 bytes (the Standard Webhooks recommendation is 24-64). */
+/**
+ * Secrets printed in public documentation (the Standard Webhooks README's example): anyone could sign with them, so
+ * a bot trusting one would take forged `job.completed` or `approval.decided` events.
+ */
+const PUBLIC_EXAMPLE_SECRETS = new Set(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw']);
+
+/** `whsec_` + base64 of 24-64 bytes (the Standard Webhooks recommendation is 24-64); never a published example. */
 export function secretProblem(field: string, raw: string): string | undefined {
+  if (PUBLIC_EXAMPLE_SECRETS.has(raw)) return W.secretPublic(field);
   const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(raw);
   if (!m?.[1]) return W.secretFormat(field);
   const bytes = Buffer.from(m[1], 'base64').length;
@@ -93,6 +100,17 @@ export function parseEndpoints(doc: unknown, problems: string[]): EventEndpoint[
   return out;
 }
 
+/** "line L, column C" of a JSON or YAML parse error, from its offset or line position; else a bare "syntax error". */
+function parseErrorPlace(err: unknown, text: string): string {
+  const e = err as { message?: string; linePos?: { line: number; col: number }[] };
+  const yamlAt = e.linePos?.[0];
+  if (yamlAt) return `syntax error at line ${yamlAt.line}, column ${yamlAt.col}`;
+  const offset = /position (\d+)/.exec(String(e.message ?? ''))?.[1];
+  if (offset === undefined) return 'syntax error';
+  const before = text.slice(0, Number(offset)).split('\n');
+  return `syntax error at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
 function loadEndpointsFile(path: string, problems: string[]): EventEndpoint[] {
   let text: string;
   try {
@@ -111,8 +129,8 @@ function loadEndpointsFile(path: string, problems: string[]): EventEndpoint[] {
         })
       : JSON.parse(text);
   } catch (err) {
-    const why = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
-    problems.push(W.fileInvalid(path, yaml ? 'YAML' : 'JSON', why));
+    // Where, never what: both parsers quote the text around the error, and that text may be a secret.
+    problems.push(W.fileInvalid(path, yaml ? 'YAML' : 'JSON', parseErrorPlace(err, text)));
     return [];
   }
   return parseEndpoints(doc, problems);
@@ -144,10 +162,29 @@ export function loadEventsConfig(
       if (!p1 && !p2) endpoints.push({ url, secret });
     }
   }
-  if (file) endpoints.push(...loadEndpointsFile(resolvePath(file), problems));
+  if (file) {
+    const listed = loadEndpointsFile(resolvePath(file), problems);
+    // Deliveries are kept per endpoint URL: one URL with two entries would share one filter and one secret (the
+    // file's entry limited to one caller would receive everyone's events, signed with its own secret).
+    if (url && listed.some((x) => x.url === url)) problems.push(W.urlInBoth);
+    endpoints.push(...listed);
+  }
   const retryForMs =
     e.GENPLAT_EVENTS_RETRY_FOR !== undefined ? e.GENPLAT_EVENTS_RETRY_FOR * 1000 : DEFAULT_RETRY_FOR_MS;
   return { endpoints, retryForMs };
+}
+
+/**
+ * An endpoint as logs, doctor and `events log` show it: the origin only. Hook URLs often carry their own
+ * credential in the path or query (Slack's /services/T…/B…/<secret>, n8n's webhook ids), so never more.
+ */
+export function shownEndpoint(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname === '/' && !u.search ? u.origin : `${u.origin}/…`;
+  } catch {
+    return '(unreadable URL)';
+  }
 }
 
 /** Whether `owner` matches an endpoint's `callers` (exact ids, or prefixes written `prefix*`). */

@@ -8,6 +8,10 @@ export const eventsWords = {
     `${field} must not carry a user name or password; put the secret in the secret field`,
   secretFormat: (field: string) =>
     `${field} must be a Standard Webhooks secret: "whsec_" followed by base64 of 24 to 64 random bytes (e.g. node -e "console.log('whsec_'+require('node:crypto').randomBytes(32).toString('base64'))")`,
+  secretPublic: (field: string) =>
+    `${field} is a secret printed in public documentation: anyone can sign with it. Generate your own (node -e "console.log('whsec_'+require('node:crypto').randomBytes(32).toString('base64'))")`,
+  urlInBoth:
+    'GENPLAT_EVENTS_URL is also an entry of GENPLAT_EVENTS_ENDPOINTS: list each endpoint URL once (one secret and one filter per URL)',
   urlWithoutSecret:
     'GENPLAT_EVENTS_URL needs GENPLAT_EVENTS_SECRET (and GENPLAT_EVENTS_SECRET needs GENPLAT_EVENTS_URL)',
   fileUnreadable: (path: string, code: string) => `GENPLAT_EVENTS_ENDPOINTS: cannot read the file "${path}" (${code})`,
@@ -44,5 +48,6 @@ export const eventsWords = {
   /** The worker's log lines */
   deliveryFailed: 'event delivery failed; retrying',
   deliveryGaveUp: 'event delivery given up after GENPLAT_EVENTS_RETRY_FOR',
+  skippedNow: 'not sent: the endpoint no longer takes this event (its callers or types changed)',
   workerFailed: 'event delivery worker: a round failed; trying again',
 } as const;

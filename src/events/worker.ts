@@ -11,7 +11,7 @@ import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
 import type { EndpointFilter, EventStoreMethods, LeasedDelivery } from '../store/event-types.js';
 import { nextAttemptAt } from './backoff.js';
-import { callerMatches, type EventEndpoint } from './config.js';
+import { callerMatches, type EventEndpoint, shownEndpoint } from './config.js';
 import { createEventPoster, type EventPoster, POST_TIMEOUT_MS } from './post.js';
 import { eventsWords as W } from './wording.js';
 
@@ -52,6 +52,19 @@ export function endpointFilters(endpoints: readonly EventEndpoint[]): EndpointFi
   }));
 }
 
+/** The type and owner a stored payload names (what an endpoint's filter reads); unreadable: only an endpoint without a filter takes it. */
+function subjectOf(payload: string): { type: string; owner: string | undefined } {
+  try {
+    const body = JSON.parse(payload) as { type?: unknown; data?: { owner?: unknown } };
+    return {
+      type: typeof body.type === 'string' ? body.type : '',
+      owner: typeof body.data?.owner === 'string' ? body.data.owner : undefined,
+    };
+  } catch {
+    return { type: '', owner: undefined };
+  }
+}
+
 export function startEventWorker(opts: EventWorkerOptions): EventWorker {
   const { store, log } = opts;
   const now = opts.now ?? Date.now;
@@ -67,9 +80,26 @@ export function startEventWorker(opts: EventWorkerOptions): EventWorker {
   let running: Promise<number> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  const filterOf = new Map(filters.map((f) => [f.key, f]));
+
   async function deliver(d: LeasedDelivery): Promise<void> {
     const ep = byKey.get(d.endpoint);
     if (!ep) return;
+    // The filter is checked again at sending, with this process's configuration: a row fanned out under an older
+    // one (before a restart narrowed `callers`, or by another fleet instance) never reaches an endpoint that no
+    // longer takes it.
+    if (!filterOf.get(d.endpoint)?.takes(subjectOf(d.payload))) {
+      const at = now();
+      await store.recordDelivery(d, holder, {
+        ok: false,
+        skipped: true,
+        at,
+        status: undefined,
+        error: W.skippedNow,
+        ms: 0,
+      });
+      return;
+    }
     const started = now();
     // Signed at the wall clock's time (receivers check it within minutes), whatever clock schedules retries.
     const r = await poster.post(ep.url, ep.secret, d.eventId, d.payload, new Date());
@@ -77,7 +107,12 @@ export function startEventWorker(opts: EventWorkerOptions): EventWorker {
     const at = now();
     const nextAt = r.ok ? undefined : nextAttemptAt(d.attempts, d.createdAt, at, opts.retryForMs);
     if (!r.ok) {
-      const fields = { event: d.eventId, endpoint: d.endpoint, error: r.error, attempts: d.attempts + 1 };
+      const fields = {
+        event: d.eventId,
+        endpoint: shownEndpoint(d.endpoint),
+        error: r.error,
+        attempts: d.attempts + 1,
+      };
       if (nextAt === undefined) log.warn(W.deliveryGaveUp, fields);
       else log.info(W.deliveryFailed, { ...fields, retryAt: new Date(nextAt).toISOString() });
     }

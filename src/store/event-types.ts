@@ -74,6 +74,8 @@ export interface DeliveryOutcome {
   error: string | undefined;
   ms: number;
   nextAt?: number | undefined;
+  /** Not sent: the endpoint's current callers/types no longer take the event (the row becomes `skipped`). */
+  skipped?: boolean;
 }
 
 export interface DeliveryAttempt {

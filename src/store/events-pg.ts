@@ -79,7 +79,7 @@ export function pgEvents(
           o.ms,
           holder,
         ]);
-        const state = o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
+        const state = o.skipped ? 'skipped' : o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
         await c.query(SQL.done, [
           state,
           o.nextAt ?? o.at,

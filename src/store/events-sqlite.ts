@@ -64,7 +64,7 @@ export function sqliteEvents(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: 
           o.ms,
           holder,
         );
-        const state = o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
+        const state = o.skipped ? 'skipped' : o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
         db.prepare(SQL.done).run(
           state,
           o.nextAt ?? o.at,
