@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startModel } from '../hosts/lib/model.mjs';
 import { ENTRY, serverEnv, serverToolNames, startHttpServer, startSim, stop } from '../hosts/lib/procs.mjs';
-import { filesHolding, flowProblems, httpToolNames, runClient } from '../hosts/lib/run-client.mjs';
+import { filesHolding, flowProblems, httpToolNames, runClient, takeModelRecord } from '../hosts/lib/run-client.mjs';
 import { DONE_TEXT } from '../hosts/lib/script.mjs';
 import { client as openclaw } from './clients/openclaw.mjs';
 
@@ -143,13 +143,7 @@ async function runOne(c) {
     r.timedOut = out.timedOut;
     r.envelope = c.readOutput(out.stdout);
     r.outputTail = `${out.stdout.slice(-1000)}\n${out.stderr.slice(-1000)}`;
-    r.offered = rec.offered;
-    r.calls = rec.calls;
-    r.outcome = rec.outcome;
-    r.finalText = rec.finalText;
-    r.modelRequests = rec.requests;
-    r.otherRequests = rec.other;
-    r.posts = sim.posts();
+    takeModelRecord(r, rec, sim);
   } catch (err) {
     r.error = String(err?.stack ?? err).slice(0, 2000);
   } finally {

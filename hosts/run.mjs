@@ -28,7 +28,7 @@ import { host as gemini } from './clients/gemini.mjs';
 import { host as opencode } from './clients/opencode.mjs';
 import { startModel } from './lib/model.mjs';
 import { ENTRY, NODE, serverEnv, serverToolNames, startHttpServer, startSim, stop } from './lib/procs.mjs';
-import { filesHolding, flowProblems, httpToolNames, runClient } from './lib/run-client.mjs';
+import { filesHolding, flowProblems, httpToolNames, runClient, takeModelRecord } from './lib/run-client.mjs';
 import { DONE_TEXT } from './lib/script.mjs';
 
 const HOSTS = [claudeCode, gemini, codex, opencode];
@@ -144,13 +144,7 @@ async function runOne(h, transport) {
     r.exit = out.code;
     r.timedOut = out.timedOut;
     r.hostOutputTail = out.text.slice(-1500);
-    r.offered = rec.offered;
-    r.calls = rec.calls;
-    r.outcome = rec.outcome;
-    r.finalText = rec.finalText;
-    r.modelRequests = rec.requests;
-    r.otherRequests = rec.other;
-    r.posts = sim.posts();
+    takeModelRecord(r, rec, sim);
   } catch (err) {
     r.error = String(err?.stack ?? err).slice(0, 2000);
   } finally {

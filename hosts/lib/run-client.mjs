@@ -73,6 +73,17 @@ export function httpToolNames(stdioNames) {
   return [...stdioNames.filter((n) => only.get(n) !== 'stdio'), ...httpOnly];
 }
 
+/** What the stand-in model and the simulator saw of one run, onto its result `r` (both suites read the same). */
+export function takeModelRecord(r, rec, sim) {
+  r.offered = rec.offered;
+  r.calls = rec.calls;
+  r.outcome = rec.outcome;
+  r.finalText = rec.finalText;
+  r.modelRequests = rec.requests;
+  r.otherRequests = rec.other;
+  r.posts = sim.posts();
+}
+
 export function flowProblems(r, toolName, toolNames) {
   const p = [];
   const offered = new Set(r.offered);

@@ -6,7 +6,16 @@
  */
 import type pg from 'pg';
 import type { EndpointFilter, EventStoreMethods, LeasedDelivery, NewEvent } from './event-types.js';
-import { eventInsertArgs, eventSql, fromAttemptRow, fromDueRow, fromEventRow, fromSummaryRow } from './events-sql.js';
+import {
+  attemptArgs,
+  doneArgs,
+  eventInsertArgs,
+  eventSql,
+  fromAttemptRow,
+  fromDueRow,
+  fromEventRow,
+  fromSummaryRow,
+} from './events-sql.js';
 import { pgPlaceholders } from './record.js';
 
 type Row = Record<string, unknown>;
@@ -26,8 +35,6 @@ export async function pgEmit(c: Q, events: readonly NewEvent[]): Promise<void> {
 export async function pgLockSubject(c: Q, subject: string): Promise<void> {
   await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [subject]);
 }
-
-const typeOf = (payload: string) => String((JSON.parse(payload) as { type?: unknown }).type ?? '');
 
 export function pgEvents(
   tx: <T>(fn: (c: pg.PoolClient) => Promise<T>) => Promise<T>,
@@ -69,26 +76,8 @@ export function pgEvents(
 
     async recordDelivery(d, holder, o) {
       await tx(async (c) => {
-        await c.query(SQL.attempt, [
-          o.at,
-          d.eventId,
-          typeOf(d.payload),
-          d.endpoint,
-          o.status ?? null,
-          o.error ?? null,
-          o.ms,
-          holder,
-        ]);
-        const state = o.skipped ? 'skipped' : o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
-        await c.query(SQL.done, [
-          state,
-          o.nextAt ?? o.at,
-          o.error ?? null,
-          o.ok ? o.at : null,
-          d.endpoint,
-          d.eventSeq,
-          holder,
-        ]);
+        await c.query(SQL.attempt, attemptArgs(d, holder, o));
+        await c.query(SQL.done, doneArgs(d, holder, o));
       });
     },
 

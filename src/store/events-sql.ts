@@ -3,7 +3,14 @@
  * is kept). `?` placeholders; PostgreSQL renumbers them (`pgPlaceholders`). Table names take the backend's
  * prefix (`genplat_` on PostgreSQL, none on SQLite).
  */
-import type { DeliveryAttempt, DeliverySummary, LeasedDelivery, NewEvent, StoredEvent } from './event-types.js';
+import type {
+  DeliveryAttempt,
+  DeliveryOutcome,
+  DeliverySummary,
+  LeasedDelivery,
+  NewEvent,
+  StoredEvent,
+} from './event-types.js';
 import { optionalNumber, optionalString } from './record.js';
 
 export function eventTables(prefix: string) {
@@ -154,4 +161,17 @@ export function eventMigration(
     )`,
     ...appendOnly(t.attempts),
   ];
+}
+
+const typeOf = (payload: string) => String((JSON.parse(payload) as { type?: unknown }).type ?? '');
+
+/** `SQL.attempt`'s arguments: one log row per POST (or per delivery skipped at sending). */
+export function attemptArgs(d: LeasedDelivery, holder: string, o: DeliveryOutcome): (string | number | null)[] {
+  return [o.at, d.eventId, typeOf(d.payload), d.endpoint, o.status ?? null, o.error ?? null, o.ms, holder];
+}
+
+/** `SQL.done`'s arguments: the delivery row's new state (skipped, delivered, dead, or due again at `nextAt`). */
+export function doneArgs(d: LeasedDelivery, holder: string, o: DeliveryOutcome): (string | number | null)[] {
+  const state = o.skipped ? 'skipped' : o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
+  return [state, o.nextAt ?? o.at, o.error ?? null, o.ok ? o.at : null, d.endpoint, d.eventSeq, holder];
 }

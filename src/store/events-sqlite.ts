@@ -5,7 +5,16 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { EndpointFilter, EventStoreMethods, LeasedDelivery, NewEvent } from './event-types.js';
-import { eventInsertArgs, eventSql, fromAttemptRow, fromDueRow, fromEventRow, fromSummaryRow } from './events-sql.js';
+import {
+  attemptArgs,
+  doneArgs,
+  eventInsertArgs,
+  eventSql,
+  fromAttemptRow,
+  fromDueRow,
+  fromEventRow,
+  fromSummaryRow,
+} from './events-sql.js';
 
 type Row = Record<string, unknown>;
 const SQL = eventSql('');
@@ -14,8 +23,6 @@ const SQL = eventSql('');
 export function sqliteEmit(db: DatabaseSync, events: readonly NewEvent[]): void {
   for (const e of events) db.prepare(SQL.insert).run(...eventInsertArgs(e));
 }
-
-const typeOf = (payload: string) => String((JSON.parse(payload) as { type?: unknown }).type ?? '');
 
 export function sqliteEvents(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: () => void): EventStoreMethods {
   const all = (sql: string, ...args: (string | number | null)[]) => db.prepare(sql).all(...args) as Row[];
@@ -54,26 +61,8 @@ export function sqliteEvents(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: 
 
     async recordDelivery(d, holder, o) {
       tx(() => {
-        db.prepare(SQL.attempt).run(
-          o.at,
-          d.eventId,
-          typeOf(d.payload),
-          d.endpoint,
-          o.status ?? null,
-          o.error ?? null,
-          o.ms,
-          holder,
-        );
-        const state = o.skipped ? 'skipped' : o.ok ? 'delivered' : o.nextAt === undefined ? 'dead' : 'due';
-        db.prepare(SQL.done).run(
-          state,
-          o.nextAt ?? o.at,
-          o.error ?? null,
-          o.ok ? o.at : null,
-          d.endpoint,
-          d.eventSeq,
-          holder,
-        );
+        db.prepare(SQL.attempt).run(...attemptArgs(d, holder, o));
+        db.prepare(SQL.done).run(...doneArgs(d, holder, o));
       });
     },
 
