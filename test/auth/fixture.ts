@@ -55,6 +55,18 @@ export async function startOAuthFixture(
     env?: Record<string, string>;
   } = {},
 ): Promise<OAuthFixture> {
+  // The port is chosen before the server binds it (the provider must know our URL first), so another process of
+  // a busy run can take it in between: start again on a new port, a bounded number of times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(opts);
+    } catch (err) {
+      if (attempt >= 5 || !/is in use by another process/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOnFreePort(opts: Parameters<typeof startOAuthFixture>[0] = {}): Promise<OAuthFixture> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   const idp = await startIdp({
@@ -88,7 +100,12 @@ export async function startOAuthFixture(
     config,
     opts.onLog ? createLogger('warn', opts.onLog) : createLogger('error', () => {}),
     { pollIntervalMs: 20, now },
-  );
+  ).catch(async (err: unknown) => {
+    await sim.close();
+    await idp.close();
+    await rm(stateDir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     idp,
     sim,
