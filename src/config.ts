@@ -19,6 +19,7 @@ import { type EventsConfig, loadEventsConfig } from './events/config.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
 import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { type BudgetsFile, budgetConflicts, loadBudgetsFile } from './paid/budgets-file.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
@@ -113,6 +114,13 @@ export interface Config {
   userMaxCreditsPerDay?: number | undefined;
   /** `GENPLAT_USER_BUDGETS`: per-caller overrides `{"<owner id>": credits}` of `userMaxCreditsPerDay`. */
   userBudgets: Record<string, number>;
+  /** `GENPLAT_MAX_CREDITS_PER_WEEK` / `_MONTH`: the account's ceilings per ISO week / month (UTC); undefined = none. */
+  maxCreditsPerWeek?: number | undefined;
+  maxCreditsPerMonth?: number | undefined;
+  /** `GENPLAT_BUDGETS`: per-person defaults and overrides and per-team limits by period (src/paid/budgets-file.ts). */
+  budgets?: BudgetsFile | undefined;
+  /** The budgets file's path, for doctor. */
+  budgetsFile?: string | undefined;
   /**
    * Operator price table (GENPLAT_PRICE_TABLE): displayed credits per call, used as the quote where nothing
    * the platform publishes bounds the price. Keys: `<tool>`, `run_model:<model id>`, `<tool>:<model>` etc.
@@ -247,6 +255,9 @@ const EnvSchema = z.object({
   GENPLAT_PRICE_TABLE: z.string().optional(),
   GENPLAT_USER_MAX_CREDITS_PER_DAY: intFrom('GENPLAT_USER_MAX_CREDITS_PER_DAY', 0).optional(),
   GENPLAT_USER_BUDGETS: z.string().optional(),
+  GENPLAT_MAX_CREDITS_PER_WEEK: intFrom('GENPLAT_MAX_CREDITS_PER_WEEK', 1).optional(),
+  GENPLAT_MAX_CREDITS_PER_MONTH: intFrom('GENPLAT_MAX_CREDITS_PER_MONTH', 1).optional(),
+  GENPLAT_BUDGETS: z.string().optional(),
   GENPLAT_APPROVALS: z.string().trim().optional(),
   // Empty (a bundle's blank optional field) = the OS default.
   GENPLAT_STATE_DIR: z
@@ -288,6 +299,7 @@ const EnvSchema = z.object({
   GENPLAT_OAUTH_INTROSPECTION_URL: z.string().optional(),
   GENPLAT_OAUTH_CLIENT_ID: z.string().optional(),
   GENPLAT_OAUTH_CLIENT_SECRET: z.string().optional(),
+  GENPLAT_OAUTH_GROUPS_CLAIM: z.string().optional(),
   GENPLAT_HTTP_HOST: z.string().optional(),
   GENPLAT_HTTP_PORT: intFrom('GENPLAT_HTTP_PORT', 0, 65535).optional(),
   GENPLAT_HTTP_ALLOWED_ORIGINS: z.string().optional(),
@@ -877,6 +889,11 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   if (maxCreditsPerCall > maxCreditsPerDay) {
     problems.push('GENPLAT_MAX_CREDITS_PER_CALL must not exceed GENPLAT_MAX_CREDITS_PER_DAY');
   }
+  const budgetsFile = e.GENPLAT_BUDGETS?.trim() || undefined;
+  const budgets = budgetsFile ? loadBudgetsFile(resolve(budgetsFile), problems) : undefined;
+  if (budgets) {
+    budgetConflicts(budgets, { userMaxCreditsPerDay: e.GENPLAT_USER_MAX_CREDITS_PER_DAY, userBudgets }, problems);
+  }
 
   let publicUrl: string | undefined;
   if (e.GENPLAT_PUBLIC_URL) {
@@ -936,6 +953,9 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       ? { userMaxCreditsPerDay: e.GENPLAT_USER_MAX_CREDITS_PER_DAY }
       : {}),
     userBudgets,
+    ...(e.GENPLAT_MAX_CREDITS_PER_WEEK !== undefined ? { maxCreditsPerWeek: e.GENPLAT_MAX_CREDITS_PER_WEEK } : {}),
+    ...(e.GENPLAT_MAX_CREDITS_PER_MONTH !== undefined ? { maxCreditsPerMonth: e.GENPLAT_MAX_CREDITS_PER_MONTH } : {}),
+    ...(budgets ? { budgets, budgetsFile: resolve(budgetsFile!) } : {}),
     priceTable,
     ...(e.GENPLAT_APPROVALS ? { approvalsFile: resolve(e.GENPLAT_APPROVALS) } : {}),
     // Sandbox spend and jobs never mix with real ones.

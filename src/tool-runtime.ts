@@ -233,6 +233,7 @@ export async function runBillable(
       log: deps.log,
       owner: deps.owner,
       ownerLabel: deps.person,
+      teams: deps.person?.groups,
       now: deps.now ?? Date.now,
       tokenTtlMs: deps.tokenTtlMs,
       onStep: deps.onPaidStep ?? stepReached(deps.config.testKillAt),

@@ -43,7 +43,9 @@ export function applyDelegation(config: DelegationConfig, authInfo: AuthInfo, bo
   if (named.kind === 'invalid') return { ok: false, status: 403, message: `Forbidden: ${named.why}` };
   const owner = delegatedOwner(bot, named.id);
   const extra = authInfo.extra as CallerExtra;
-  const { name: _botName, email: _botEmail, ...botExtra } = extra;
+  // The bot's name, e-mail and groups are the bot's, not the person's it names: a person acting through a bot
+  // is in no team the bot's token claims (its own people-file groups still apply to it).
+  const { name: _botName, email: _botEmail, groups: _botGroups, ...botExtra } = extra;
   return {
     ok: true,
     owner,

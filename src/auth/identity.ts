@@ -59,6 +59,8 @@ export interface CallerExtra extends Record<string, unknown> {
   email?: string;
   /** Set when a delegating bot acts for a person: the bot's own owner id. */
   actingBot?: string;
+  /** OAuth only: the token's groups claim (GENPLAT_OAUTH_GROUPS_CLAIM), valid group names only: the caller's teams. */
+  groups?: string[];
 }
 
 /** A static-token caller: every scope (headless callers are trusted as far as the ceilings allow). */
@@ -74,10 +76,17 @@ export function staticAuthInfo(owner: string, nowSeconds: number): AuthInfo {
   };
 }
 
-/** The name and e-mail a verified request carried for its person (OAuth claims, a delegating bot's `name`). */
-export function callerNames(authInfo: AuthInfo | undefined): { name?: string; email?: string } {
-  const { name, email } = (authInfo?.extra ?? {}) as Partial<CallerExtra>;
-  return { ...(typeof name === 'string' ? { name } : {}), ...(typeof email === 'string' ? { email } : {}) };
+/**
+ * The name, e-mail and groups a verified request carried for its person (OAuth claims, a delegating bot's
+ * `name`). Groups come only from a verified token's claim, never from a request's body.
+ */
+export function callerNames(authInfo: AuthInfo | undefined): { name?: string; email?: string; groups?: string[] } {
+  const { name, email, groups } = (authInfo?.extra ?? {}) as Partial<CallerExtra>;
+  return {
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof email === 'string' ? { email } : {}),
+    ...(Array.isArray(groups) && groups.length > 0 ? { groups: [...groups] } : {}),
+  };
 }
 
 /** The owner behind a verified request; undefined when it carries none (a programming error upstream). */

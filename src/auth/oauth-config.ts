@@ -18,6 +18,8 @@ export interface OAuthConfig {
   jwksUrl?: string | undefined;
   /** RFC 7662 introspection for opaque (non-JWT) tokens; the client id and secret are ours at the issuer. */
   introspection?: { url: string; clientId: string; clientSecret: string } | undefined;
+  /** The claim naming the caller's groups (teams: budgets, issue 30); default `groups`. */
+  groupsClaim?: string | undefined;
 }
 
 export interface OAuthEnv {
@@ -28,6 +30,7 @@ export interface OAuthEnv {
   GENPLAT_OAUTH_INTROSPECTION_URL?: string | undefined;
   GENPLAT_OAUTH_CLIENT_ID?: string | undefined;
   GENPLAT_OAUTH_CLIENT_SECRET?: string | undefined;
+  GENPLAT_OAUTH_GROUPS_CLAIM?: string | undefined;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -73,7 +76,7 @@ export function parseOAuthConfig(
     'GENPLAT_OAUTH_INTROSPECTION_URL',
   ] as const;
   if (!issuer) {
-    const set = others.filter((k) => blank(env[k]));
+    const set = [...others, 'GENPLAT_OAUTH_GROUPS_CLAIM' as const].filter((k) => blank(env[k]));
     if (set.length > 0) problems.push(`${set.join(', ')} set without GENPLAT_OAUTH_ISSUER: OAuth stays off`);
     return undefined;
   }
@@ -110,8 +113,13 @@ export function parseOAuthConfig(
       problems.push('GENPLAT_OAUTH_INTROSPECTION_URL needs GENPLAT_OAUTH_CLIENT_ID and GENPLAT_OAUTH_CLIENT_SECRET');
     } else introspection = { url: introspectionUrl, clientId, clientSecret };
   }
+  const groupsClaim = blank(env.GENPLAT_OAUTH_GROUPS_CLAIM) ?? 'groups';
+  // A claim name as providers spell them (`groups`, `roles`, `cognito:groups`, a namespaced URL of Auth0).
+  if (!/^[\x21-\x7e]{1,200}$/.test(groupsClaim)) {
+    problems.push('GENPLAT_OAUTH_GROUPS_CLAIM must be a claim name: 1-200 printable characters without spaces');
+  }
   if (problems.length > before || !resource || !audience) return undefined;
-  return { issuer, resource, audience, jwksUrl, introspection };
+  return { issuer, resource, audience, jwksUrl, introspection, groupsClaim };
 }
 
 /** A caller name: it becomes the owner id `token:<name>`, so it stays short and plain. */

@@ -7,7 +7,8 @@
  */
 import { type AuthInfo, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
-import { personClaims } from '../people/names.js';
+import { groupClaims, personClaims } from '../people/names.js';
+import { GROUP } from '../people/people-file.js';
 import { type CallerExtra, oidcOwner } from './identity.js';
 import { cachedIssuerMetadata } from './issuer-metadata.js';
 import type { OAuthConfig } from './oauth-config.js';
@@ -79,9 +80,13 @@ function authInfoOf(claims: JWTPayload & Record<string, unknown>, oauth: OAuthCo
       subject,
       // Names for the audit and approval messages (issue 28 item 3); the people file wins over them.
       ...personClaims(claims),
+      // Teams for budgets (issue 30): added to the people file's groups of this caller.
+      ...withGroups(groupClaims(claims, oauth.groupsClaim ?? 'groups', GROUP)),
     } satisfies CallerExtra,
   };
 }
+
+const withGroups = (groups: string[]) => (groups.length > 0 ? { groups } : {});
 
 /** Three base64url segments: a JWS. Anything else is opaque (introspection) or garbage. */
 const looksLikeJwt = (t: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(t);

@@ -121,6 +121,11 @@ export interface JobRecord {
    */
   ownerName?: string | undefined;
   ownerEmail?: string | undefined;
+  /**
+   * The caller's teams at admission (issue 30, `AdmitRules.teams`), fixed then: a team's budget counts this record
+   * under each of them whatever the membership is later. Absent: none (stdio, no groups, records before schema 10).
+   */
+  teams?: string[] | undefined;
   /** A campaign item (issue 21): which campaign, its index and its stored request. */
   campaign?: CampaignItemInfo | undefined;
   /**
@@ -163,7 +168,7 @@ export type NewJobRecord = Pick<
   >;
 
 export type JobPatch = Partial<
-  Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner' | 'ownerName' | 'ownerEmail'>
+  Omit<JobRecord, 'id' | 'createdAt' | 'fingerprint' | 'tool' | 'owner' | 'ownerName' | 'ownerEmail' | 'teams'>
 >;
 
 export interface JobFilter {

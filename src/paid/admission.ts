@@ -11,8 +11,9 @@
  *   take minutes and other calls run meanwhile.
  * The stores only read facts and consume the token's nonce (a unique insert); they decide nothing.
  *
- * Order matters and is the contract: ceilings first (they refuse whatever else is true), then the duplicate
- * rules, then the exclusive key, then the token's expiry on the store's clock.
+ * Order matters and is the contract: ceilings first (they refuse whatever else is true: per call, the account's
+ * day, the person's day, then every other budget of `rules.budgets`: account, person, teams × day, week, month),
+ * then the duplicate rules, then the exclusive key, then the token's expiry on the store's clock.
  */
 import type { AdmissionFacts, AdmitRefusal, AdmitRules } from '../store/types.js';
 
@@ -37,6 +38,23 @@ export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules:
         limit: rules.user.maxCreditsPerDay,
         credits,
         spent: mine,
+      };
+    }
+  }
+  // Every other budget, in `rules.budgets` order (account, person, then each team; day, week, month). A budget
+  // whose spend was not read is refused as full: fail closed (a caller that passes budgets without their facts).
+  for (const [i, b] of (rules.budgets ?? []).entries()) {
+    const spent = facts.budgetSpent?.[i];
+    if (spent === undefined || !(spent + credits <= b.limit)) {
+      return {
+        reason: 'budget',
+        scope: b.scope,
+        ...(b.name !== undefined ? { name: b.name } : {}),
+        period: b.period,
+        since: b.since,
+        limit: b.limit,
+        credits,
+        spent: spent ?? b.limit,
       };
     }
   }

@@ -118,7 +118,8 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
     const rules = {
       ...admitRules(
         { config: deps.config, now: deps.now },
-        { owner: a.requester, allowDuplicate: true },
+        // The teams the items were admitted under (fixed on their records), not today's membership.
+        { owner: a.requester, teams: items[0]?.teams, allowDuplicate: true },
         {
           fingerprint: '',
         },
@@ -126,12 +127,24 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
       unsettled: undefined,
     };
     const facts = await deps.jobs.readAdmissionFacts(rules);
-    const day = rules.dayStart.getTime();
-    const own = items.filter((r) => Date.parse(r.createdAt) >= day).reduce((s, r) => s + (r.estimate?.credits ?? 0), 0);
+    // The held items' own reservation within a budget: those admitted since its period began (and, for a team's,
+    // under that team).
+    const held = (since: Date, team?: string) =>
+      items
+        .filter((r) => Date.parse(r.createdAt) >= since.getTime() && (team === undefined || r.teams?.includes(team)))
+        .reduce((s, r) => s + (r.estimate?.credits ?? 0), 0);
+    const own = held(rules.dayStart);
     const mine = {
       ...facts,
       spentToday: Math.max(0, facts.spentToday - own),
       ...(facts.spentByOwner !== undefined ? { spentByOwner: Math.max(0, facts.spentByOwner - own) } : {}),
+      ...(facts.budgetSpent && rules.budgets
+        ? {
+            budgetSpent: rules.budgets.map((b, i) =>
+              Math.max(0, (facts.budgetSpent?.[i] ?? 0) - held(b.since, b.scope === 'team' ? b.name : undefined)),
+            ),
+          }
+        : {}),
     };
     const credits = priced.map((e) => e.credits);
     const judge = (a.request as HeldRequest).kind === 'campaign' ? evaluateCampaignAdmission : evaluateBundleOfOne;

@@ -1,23 +1,73 @@
 /**
- * Per-user daily budgets (issue 14): which per-day ceiling applies to one caller. Config only
- * (GENPLAT_USER_MAX_CREDITS_PER_DAY + GENPLAT_USER_BUDGETS), not token claims: a budget is the operator's
- * decision, and a claim would let whoever runs the identity provider raise spend on our platform account.
- * The account-wide GENPLAT_MAX_CREDITS_PER_DAY applies on top, always.
+ * Which budgets apply to one caller (issues 14 and 30). Config only (GENPLAT_MAX_CREDITS_PER_DAY/_WEEK/_MONTH,
+ * GENPLAT_USER_MAX_CREDITS_PER_DAY, GENPLAT_USER_BUDGETS, GENPLAT_BUDGETS), not token claims: a limit is the
+ * operator's decision, and a claim would let whoever runs the identity provider raise spend on our platform
+ * account. Claims only say which teams a caller is in (src/people/directory.ts); the file says what a team may spend.
+ * The account-wide ceilings apply on top, always.
  */
 import type { Config } from '../config.js';
+import type { BudgetPeriod, BudgetRule } from '../store/types.js';
+import { BUDGET_PERIODS, type PeriodLimits } from './budgets-file.js';
+import { periodStart } from './periods.js';
+
+type BudgetConfig = Pick<
+  Config,
+  'userMaxCreditsPerDay' | 'userBudgets' | 'maxCreditsPerWeek' | 'maxCreditsPerMonth' | 'budgets'
+>;
+
+/** Own-property lookup: an id such as "constructor" must not read Object.prototype. */
+const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined =>
+  map && Object.hasOwn(map, key) ? map[key] : undefined;
 
 /**
- * The caller's own per-day ceiling: their override, else the default; undefined = no per-user limit
- * (none configured, or stdio, whose one user is bounded by the account's ceiling alone).
+ * The caller's own per-day ceiling: their override (GENPLAT_USER_BUDGETS, or `people.<id>.day` of the budgets
+ * file), else the default (GENPLAT_USER_MAX_CREDITS_PER_DAY, or `person.day`); undefined = no per-user limit
+ * (none configured, or stdio, whose one user is bounded by the account's ceilings alone). Config refuses to start
+ * when the environment and the file both set one of these (budgets-file.ts `budgetConflicts`).
  */
-export function userDayLimit(
-  config: Pick<Config, 'userMaxCreditsPerDay' | 'userBudgets'>,
-  owner: string | undefined,
-): number | undefined {
+export function userDayLimit(config: Partial<BudgetConfig>, owner: string | undefined): number | undefined {
   if (owner === undefined) return undefined;
-  // Own-property lookup: a caller id such as "constructor" must not read Object.prototype.
-  // (`?? {}`: configs built by hand in tests predate the field.)
-  const budgets = config.userBudgets ?? {};
-  if (Object.hasOwn(budgets, owner)) return budgets[owner];
-  return config.userMaxCreditsPerDay;
+  // (`?? {}`: configs built by hand in tests predate the fields.)
+  return (
+    own(config.userBudgets ?? {}, owner) ??
+    own(config.budgets?.people, owner)?.day ??
+    config.budgets?.person.day ??
+    config.userMaxCreditsPerDay
+  );
 }
+
+/**
+ * Every budget besides the account's and the person's day ceilings (which keep their own rules and refusals,
+ * `AdmitRules.maxCreditsPerDay` / `user`), in the order the admission rule checks them: the account's week and
+ * month, the person's week and month, then each of the caller's teams that has limits (by name) by day, week and
+ * month. `teams`: decided from verified identity only (people file groups, the OAuth groups claim).
+ */
+export function budgetRules(
+  config: Partial<BudgetConfig>,
+  who: { owner: string | undefined; teams?: readonly string[] | undefined },
+  now: number,
+): BudgetRule[] {
+  const out: BudgetRule[] = [];
+  const add = (scope: BudgetRule['scope'], name: string | undefined, limits: PeriodLimits, periods = PERIODS) => {
+    for (const period of periods) {
+      const limit = limits[period];
+      if (limit === undefined) continue;
+      out.push({ scope, ...(name !== undefined ? { name } : {}), period, since: periodStart(period, now), limit });
+    }
+  };
+  add('account', undefined, { week: config.maxCreditsPerWeek, month: config.maxCreditsPerMonth }, LONGER);
+  if (who.owner !== undefined) {
+    const mine = own(config.budgets?.people, who.owner) ?? {};
+    const dflt = config.budgets?.person ?? {};
+    add('person', who.owner, { week: mine.week ?? dflt.week, month: mine.month ?? dflt.month }, LONGER);
+  }
+  for (const team of [...new Set(who.teams ?? [])].sort()) {
+    const limits = own(config.budgets?.teams, team);
+    if (limits) add('team', team, limits);
+  }
+  return out;
+}
+
+const PERIODS = BUDGET_PERIODS;
+/** The periods beyond the day (the day ceilings of the account and the person are `AdmitRules`' own fields). */
+const LONGER: readonly BudgetPeriod[] = ['week', 'month'];

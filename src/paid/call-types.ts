@@ -34,6 +34,11 @@ export interface BillingDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner: string | undefined;
+  /**
+   * HTTP mode: the caller's teams, from verified identity only (people file groups, OAuth groups claim:
+   * src/people/directory.ts). Their budgets apply, and each admitted record is tagged with them.
+   */
+  teams?: readonly string[] | undefined;
   /** The caller's name and e-mail as this request knows them (src/people/), recorded for the audit export. */
   ownerLabel?: { name?: string | undefined; email?: string | undefined } | undefined;
   /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */

@@ -25,6 +25,7 @@ import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { ConsentedFor, JobRecord, JobStore } from '../jobs/store.js';
 import { type AdmitRefusal, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
+import { logBudgetAlerts } from './budget-alerts.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
 import { ownerNameOf } from './call-types.js';
 import { repeatAnswer, sameCampaign } from './campaign-repeat.js';
@@ -140,6 +141,7 @@ export async function admitCampaignCall(
       },
     };
   }
+  logBudgetAlerts(deps.log, admitted);
   if (!admitted.admitted) {
     // Two confirms of one campaign at once (a double click): the other one was admitted first.
     const repeat = await admittedTwin(admitted, decision.fingerprint, call.owner, deps);

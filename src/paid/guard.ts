@@ -13,7 +13,7 @@ import type { JobKind } from '../jobs/handle.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
-import { userDayLimit } from './budgets.js';
+import { budgetRules, userDayLimit } from './budgets.js';
 import { consentFormText, tokenFlowSummary } from './chat-summary.js';
 import {
   askConsent,
@@ -53,6 +53,11 @@ export interface GuardRequest {
   /** What will be made, key inputs (the spec's `billable.summary`). */
   summary: string;
   owner: string | undefined;
+  /**
+   * The caller's teams from verified identity (people file groups, OAuth groups claim; src/people/directory.ts);
+   * undefined on stdio (and none). Their budgets are checked and each admitted record is tagged with them.
+   */
+  teams?: readonly string[] | undefined;
   token: string | undefined;
   allowDuplicate: boolean;
   /**
@@ -116,7 +121,13 @@ export function utcDayStart(now: number): Date {
 export async function precheck(
   deps: GuardDeps,
   credits: number,
-  call: { owner: string | undefined; allowDuplicate: boolean; fingerprint: string; legacyFingerprint?: string },
+  call: {
+    owner: string | undefined;
+    teams?: readonly string[] | undefined;
+    allowDuplicate: boolean;
+    fingerprint: string;
+    legacyFingerprint?: string;
+  },
   itemCredits?: readonly number[],
 ): Promise<{ refusal: AdmitRefusal | undefined; earlier: JobRecord | undefined }> {
   // The unsettled rule is admit's alone: before consent, an unsettled identical record is what the person is
@@ -176,7 +187,7 @@ export async function checkCeilings(
  */
 export function admitRules(
   deps: Pick<GuardDeps, 'config' | 'now'>,
-  req: Pick<GuardRequest, 'owner' | 'allowDuplicate'>,
+  req: Pick<GuardRequest, 'owner' | 'teams' | 'allowDuplicate'>,
   decision: Pick<
     Extract<GuardDecision, { kind: 'allow' }>,
     'fingerprint' | 'legacyFingerprint' | 'duplicateOf' | 'nonce'
@@ -185,11 +196,15 @@ export function admitRules(
 ): AdmitRules {
   const owner = req.owner;
   const userLimit = userDayLimit(deps.config, owner);
+  const now = deps.now();
+  const budgets = budgetRules(deps.config, req, now);
   return {
     maxCreditsPerCall: deps.config.maxCreditsPerCall,
     maxCreditsPerDay: deps.config.maxCreditsPerDay,
-    dayStart: utcDayStart(deps.now()),
+    dayStart: utcDayStart(now),
     user: owner !== undefined && userLimit !== undefined ? { owner, maxCreditsPerDay: userLimit } : undefined,
+    ...(budgets.length > 0 ? { budgets } : {}),
+    ...(req.teams?.length ? { teams: [...req.teams] } : {}),
     duplicate: req.allowDuplicate
       ? undefined
       : { fingerprint: decision.fingerprint, legacyFingerprint: decision.legacyFingerprint, owner },

@@ -29,6 +29,7 @@ import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobRecord } from '../jobs/store.js';
 import { evaluateBundleOfOne, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
+import { logBudgetAlerts } from './budget-alerts.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
 import { ownerNameOf } from './call-types.js';
 import { itemFingerprint } from './campaign.js';
@@ -89,7 +90,7 @@ export async function holdIfPolicyAsks(
   const credits = estimate.bounded ? estimate.credits : null;
   const guardDeps = { config: deps.config, now: deps.now };
   const facts = await deps.jobs.readAdmissionFacts({
-    ...admitRules(guardDeps, { owner: deps.owner, allowDuplicate: true }, { fingerprint: '' }),
+    ...admitRules(guardDeps, { owner: deps.owner, teams: deps.teams, allowDuplicate: true }, { fingerprint: '' }),
     unsettled: undefined,
     user: { owner: requester, maxCreditsPerDay: Number.POSITIVE_INFINITY },
   });
@@ -219,6 +220,7 @@ async function admitHeld(
     );
     return { error: failed.kind === 'not_admitted' ? failed.error : notAdmitted(err, 'call', deps.log) };
   }
+  logBudgetAlerts(deps.log, admitted);
   if (!admitted.admitted) {
     if (admitted.reason === 'exclusive') {
       const refuse = exclusives[admitted.item ?? 0]?.refuse;

@@ -22,6 +22,7 @@ import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
 import { evaluateBundleOfOne } from './admission.js';
 import { failedAdmission } from './admission-answer.js';
+import { logBudgetAlerts } from './budget-alerts.js';
 import { prepareBundle } from './bundle.js';
 import type { BillingDeps, PaidCallArgs, PaidCallResult } from './call-types.js';
 import { ownerNameOf } from './call-types.js';
@@ -80,6 +81,7 @@ async function consentAndAdmit(
     estimate,
     summary,
     owner: deps.owner,
+    teams: deps.teams,
     token: args.token,
     allowDuplicate: args.allowDuplicate,
     carrier: args.carrier ?? 'model',
@@ -215,7 +217,9 @@ async function admitOrRelease(
   admit: () => ReturnType<JobStore['admitBundle']>,
 ): Promise<Awaited<ReturnType<JobStore['admitBundle']>> | { unknown: string }> {
   try {
-    return await admit();
+    const admitted = await admit();
+    logBudgetAlerts(deps.log, admitted);
+    return admitted;
   } catch (err) {
     const failed = await failedAdmission(
       err,

@@ -6,13 +6,14 @@
 import { GenplatError, UserInputError } from '../errors.js';
 import type { Estimate } from '../jobs/envelope.js';
 import type { JobRecord } from '../jobs/store.js';
-import type { AdmitRefusal } from '../store/types.js';
+import type { AdmitRefusal, BudgetPeriod } from '../store/types.js';
 import { unsettledWarning } from './consent.js';
 import { cardText, consentCard, priceLine } from './consent-card.js';
+import { nextPeriodStart } from './periods.js';
 
 /** The guard refused the call: nothing was sent, nothing charged. */
 export class CostRefusedError extends GenplatError {
-  readonly refusal: 'per_call' | 'per_day' | 'per_user_day' | 'duplicate';
+  readonly refusal: 'per_call' | 'per_day' | 'per_user_day' | 'budget' | 'duplicate';
   constructor(refusal: CostRefusedError['refusal'], message: string, nextStep: string) {
     super(message, nextStep);
     this.refusal = refusal;
@@ -71,6 +72,38 @@ function perUserDayRefusal(owner: string, spent: number, credits: number, limit:
   );
 }
 
+const PERIOD_WORDS: Record<BudgetPeriod, { adjective: string; current: string; next: string }> = {
+  day: { adjective: 'daily', current: 'today', next: 'day' },
+  week: { adjective: 'weekly', current: 'this week', next: 'week' },
+  month: { adjective: 'monthly', current: 'this month', next: 'month' },
+};
+
+/** `2026-11-01 00:00 UTC` */
+const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A budget of `AdmitRules.budgets` refused the call (issue 30): which budget, its period, what was spent since the
+ * period began and what is left, e.g. "team video-leads's monthly budget is 10,000 credits; 9,400 spent this month
+ * (since 2026-11-01 00:00 UTC), 600 left; this call is quoted at 900".
+ */
+function budgetRefusal(r: Extract<AdmitRefusal, { period: BudgetPeriod }>): CostRefusedError {
+  const p = PERIOD_WORDS[r.period];
+  const whose =
+    r.scope === 'account'
+      ? "the account's"
+      : r.scope === 'person'
+        ? `your (${r.name ?? 'you'})`
+        : `team ${r.name ?? '?'}'s`;
+  const where = r.scope === 'account' ? `GENPLAT_MAX_CREDITS_PER_${r.period.toUpperCase()}` : 'GENPLAT_BUDGETS';
+  const left = Math.max(0, r.limit - r.spent);
+  const next = nextPeriodStart(r.period, r.since);
+  return new CostRefusedError(
+    'budget',
+    `Refused: ${whose} ${p.adjective} budget is ${fmt(r.limit)} credits (${where}); ${fmt(r.spent)} spent or held ${p.current} (since ${utcMinute(r.since)}), ${fmt(left)} left; this call is quoted at ${fmt(r.credits)}. Nothing was sent or charged.`,
+    `Choose a cheaper option (${fmt(left)} credits left ${p.current}), wait for the next ${p.next} (from ${utcMinute(next)}), or ask the operator to raise the budget in ${where}.`,
+  );
+}
+
 export function duplicateRefusal(tool: string, dup: JobRecord): CostRefusedError {
   return new CostRefusedError(
     'duplicate',
@@ -99,6 +132,8 @@ export function refusalError(tool: string, r: PrecheckRefusal): CostRefusedError
       return perDayRefusal(r.spent, r.credits, r.limit);
     case 'per_user_day':
       return perUserDayRefusal(r.owner, r.spent, r.credits, r.limit);
+    case 'budget':
+      return budgetRefusal(r);
     case 'duplicate':
       return duplicateRefusal(tool, r.record);
     case 'unsettled':

@@ -15,12 +15,14 @@ export interface PersonLabel {
 export function describePerson(
   people: PeopleDirectory,
   owner: string,
-  claimed: { name?: string | undefined; email?: string | undefined } = {},
+  claimed: { name?: string | undefined; email?: string | undefined; groups?: readonly string[] | undefined } = {},
 ): PersonLabel {
   const listed: Person | undefined = people.get(owner);
   const name = listed?.name ?? claimed.name;
   const email = listed?.email ?? claimed.email;
-  return { owner, ...(name ? { name } : {}), ...(email ? { email } : {}), groups: listed?.groups ?? [] };
+  // Teams (budgets, issue 30): the people file's groups and a verified token's groups claim, together.
+  const groups = [...new Set([...(listed?.groups ?? []), ...(claimed.groups ?? [])])].sort();
+  return { owner, ...(name ? { name } : {}), ...(email ? { email } : {}), groups };
 }
 
 /** `Ada Lovelace (slack:T1:U2)`, or the id alone when nobody named it. */

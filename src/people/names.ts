@@ -35,3 +35,19 @@ export function personClaims(claims: Record<string, unknown>): { name?: string; 
   const email = cleanEmail(claims.email);
   return { ...(name ? { name } : {}), ...(email ? { email } : {}) };
 }
+
+/** At most this many groups are read from a token (Entra ID puts up to 200 in a JWT before its "overage"). */
+export const MAX_CLAIMED_GROUPS = 256;
+
+/**
+ * The groups (teams) a verified token names in `claim`: a list of strings (or one space-separated string), each
+ * kept only when it is a valid group name (people-file rule); anything else is dropped, since no budget or policy
+ * can name it. Sorted, without repeats.
+ */
+export function groupClaims(claims: Record<string, unknown>, claim: string, valid: RegExp): string[] {
+  const raw = claims[claim];
+  const list = typeof raw === 'string' ? raw.split(' ') : Array.isArray(raw) ? raw : [];
+  const out = new Set<string>();
+  for (const g of list.slice(0, MAX_CLAIMED_GROUPS)) if (typeof g === 'string' && valid.test(g)) out.add(g);
+  return [...out].sort();
+}

@@ -24,8 +24,9 @@ export type PeopleDirectory = ReadonlyMap<string, Person>;
 export const NO_PEOPLE: PeopleDirectory = new Map();
 
 /** An owner id as the server writes them: printable, no spaces (`slack:T1:U2`, `token:bot:alice`, `oidc:…`). */
-const OWNER_ID = /^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/;
-const GROUP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const OWNER_ID = /^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/;
+/** A group (team) name, in the people file, the budgets file and an OAuth groups claim alike. */
+export const GROUP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const FIELDS = new Set(['name', 'email', 'groups']);
 
 /** The entries of an already parsed document; problems are appended as `GENPLAT_PEOPLE: <entry>: <field> …`. */
@@ -70,23 +71,30 @@ export function parsePeople(doc: unknown, problems: string[]): PeopleDirectory {
 
 /** Reads and validates the file at `path`. */
 export function loadPeopleFile(path: string, problems: string[]): PeopleDirectory {
+  const doc = readDataFile('GENPLAT_PEOPLE', path, problems);
+  return doc === undefined ? NO_PEOPLE : parsePeople(doc, problems);
+}
+
+/**
+ * A JSON or YAML (`.yaml`/`.yml`) file's document; undefined with a problem naming `variable` when it cannot be
+ * read or parsed (the people file, the budgets file).
+ */
+export function readDataFile(variable: string, path: string, problems: string[]): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    problems.push(`GENPLAT_PEOPLE: cannot read the file "${path}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    return NO_PEOPLE;
+    problems.push(`${variable}: cannot read the file "${path}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    return undefined;
   }
   const yaml = /\.ya?ml$/i.test(path);
-  let doc: unknown;
   try {
-    doc = yaml ? parseYaml(text) : JSON.parse(text);
+    return yaml ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    problems.push(`GENPLAT_PEOPLE: "${path}" is not valid ${yaml ? 'YAML' : 'JSON'} (${why})`);
-    return NO_PEOPLE;
+    problems.push(`${variable}: "${path}" is not valid ${yaml ? 'YAML' : 'JSON'} (${why})`);
+    return undefined;
   }
-  return parsePeople(doc, problems);
 }
 
 /** `yaml` is loaded only for a YAML people file. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobRecord, NewJobRecord } from '../jobs/store.js';
 import type { NewApprovalRecord } from './approval-types.js';
 import type { EventBody, EventType, NewEvent } from './event-types.js';
-import type { AdmissionFacts, AdmitRules } from './types.js';
+import type { AdmissionFacts, AdmitRules, BudgetPeriod } from './types.js';
 
 export const eventId = () => `evt_${randomUUID()}`;
 
@@ -176,34 +176,53 @@ export function approvalDecided(
 
 /**
  * budget.threshold for an admission that brought the spend from `before` to `after` against `limit`: each
- * threshold at or under `after`, once per period (the dedupe key carries the day), also when a later admission
- * is the first to see it crossed.
+ * threshold at or under `after`, once per period (the dedupe key carries the period's start), also when a later
+ * admission is the first to see it crossed. The day budgets of the account and the person keep their first
+ * subjects (`budget:account`, `budget:person:<owner>`); every other budget has its own
+ * (`budget:<scope>[:<name>]:<period>`), so deliveries are ordered per budget.
  */
 export function budgetEvents(
-  scope: { kind: 'account' } | { kind: 'person'; owner: string; name?: string | undefined; email?: string | undefined },
+  scope:
+    | { kind: 'account' }
+    | { kind: 'person'; owner: string; name?: string | undefined; email?: string | undefined }
+    | { kind: 'team'; team: string },
   limit: number,
   after: number,
-  dayStart: Date,
+  since: Date,
   at: number,
+  period: BudgetPeriod = 'day',
 ): NewEvent[] {
   if (!(limit > 0) || !Number.isFinite(limit)) return [];
-  const period = dayStart.toISOString().slice(0, 10);
-  const subject = scope.kind === 'account' ? 'budget:account' : `budget:person:${scope.owner}`;
+  const start = since.toISOString().slice(0, 10);
+  const base =
+    scope.kind === 'account'
+      ? 'budget:account'
+      : scope.kind === 'person'
+        ? `budget:person:${scope.owner}`
+        : `budget:team:${scope.team}`;
+  const subject = period === 'day' && scope.kind !== 'team' ? base : `${base}:${period}`;
+  // The day budgets' state stays `<date>|<percent>` (their dedupe keys from before week and month existed).
+  const state = period === 'day' ? start : `${period}:${start}`;
   const owner = scope.kind === 'person' ? scope.owner : undefined;
   return BUDGET_THRESHOLDS.filter((p) => after >= (limit * p) / 100).map((percent) =>
-    event('budget.threshold', subject, `${period}|${percent}`, owner, at, {
+    event('budget.threshold', subject, `${state}|${percent}`, owner, at, {
       ...(scope.kind === 'person' ? personFields(scope.owner, scope.name, scope.email) : {}),
       scope: scope.kind,
-      ...(scope.kind === 'person' ? { owner: scope.owner } : {}),
+      ...(scope.kind === 'person' ? { owner: scope.owner, name: scope.owner } : {}),
+      ...(scope.kind === 'team' ? { name: scope.team } : {}),
       percent,
-      period: 'day',
+      period,
+      since: since.toISOString(),
       limit,
       spent: after,
     }),
   );
 }
 
-/** budget.threshold events of an admission (account, then the person's limit), from the facts read under lock. */
+/**
+ * budget.threshold events of an admission, from the facts read under lock: the account's day, the person's day,
+ * then every budget of `rules.budgets` (account, person, teams × day, week, month).
+ */
 export function admissionEvents(
   items: readonly NewJobRecord[],
   facts: AdmissionFacts,
@@ -212,17 +231,30 @@ export function admissionEvents(
 ): NewEvent[] {
   const credits = items.reduce((sum, i) => sum + (i.estimate?.credits ?? 0), 0);
   const out = budgetEvents({ kind: 'account' }, rules.maxCreditsPerDay, facts.spentToday + credits, rules.dayStart, at);
+  const first = items[0];
+  const person = (owner: string) =>
+    ({ kind: 'person', owner, name: first?.ownerName, email: first?.ownerEmail }) as const;
   if (rules.user && facts.spentByOwner !== undefined) {
-    const first = items[0];
     out.push(
       ...budgetEvents(
-        { kind: 'person', owner: rules.user.owner, name: first?.ownerName, email: first?.ownerEmail },
+        person(rules.user.owner),
         rules.user.maxCreditsPerDay,
         facts.spentByOwner + credits,
         rules.dayStart,
         at,
       ),
     );
+  }
+  for (const [i, b] of (rules.budgets ?? []).entries()) {
+    const spent = facts.budgetSpent?.[i];
+    if (spent === undefined) continue;
+    const scope =
+      b.scope === 'account'
+        ? ({ kind: 'account' } as const)
+        : b.scope === 'person'
+          ? person(b.name ?? '')
+          : ({ kind: 'team', team: b.name ?? '' } as const);
+    out.push(...budgetEvents(scope, b.limit, spent + credits, b.since, at, b.period));
   }
   return out;
 }

@@ -23,9 +23,14 @@ type Q = Pick<pg.ClientBase, 'query'>;
 const RAW = eventSql('genplat_');
 const SQL = Object.fromEntries(Object.entries(RAW).map(([k, v]) => [k, pgPlaceholders(v)])) as typeof RAW;
 
-/** Inserts `events` inside the caller's transaction; a dedupe key already there is skipped. */
-export async function pgEmit(c: Q, events: readonly NewEvent[]): Promise<void> {
-  for (const e of events) await c.query(SQL.insert, eventInsertArgs(e));
+/**
+ * Inserts `events` inside the caller's transaction; a dedupe key already there is skipped.
+ * @returns the events this call wrote (not the skipped ones).
+ */
+export async function pgEmit(c: Q, events: readonly NewEvent[]): Promise<NewEvent[]> {
+  const written: NewEvent[] = [];
+  for (const e of events) if (((await c.query(SQL.insert, eventInsertArgs(e))).rowCount ?? 0) > 0) written.push(e);
+  return written;
 }
 
 /**

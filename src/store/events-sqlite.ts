@@ -19,9 +19,12 @@ import {
 type Row = Record<string, unknown>;
 const SQL = eventSql('');
 
-/** Inserts `events` on `db` (inside the caller's transaction); a dedupe key already there is skipped. */
-export function sqliteEmit(db: DatabaseSync, events: readonly NewEvent[]): void {
-  for (const e of events) db.prepare(SQL.insert).run(...eventInsertArgs(e));
+/**
+ * Inserts `events` on `db` (inside the caller's transaction); a dedupe key already there is skipped.
+ * @returns the events this call wrote (not the skipped ones).
+ */
+export function sqliteEmit(db: DatabaseSync, events: readonly NewEvent[]): NewEvent[] {
+  return events.filter((e) => Number(db.prepare(SQL.insert).run(...eventInsertArgs(e)).changes) > 0);
 }
 
 export function sqliteEvents(db: DatabaseSync, tx: <T>(fn: () => T) => T, open: () => void): EventStoreMethods {

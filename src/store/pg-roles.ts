@@ -19,7 +19,8 @@ export type { StoreRole };
  * - approvals (issue 28): created and decided (UPDATE of a pending row's state only, by trigger); their approvers,
  *   decisions and audit are insert-only;
  * - events (issue 29): the outbox is insert-only; deliveries are created and leased/updated; the delivery log is
- *   insert-only.
+ *   insert-only;
+ * - job_teams (issue 30): the teams a record was admitted under, insert-only.
  */
 export const RUNTIME_PRIVILEGES = {
   genplat_meta: ['SELECT'],
@@ -36,6 +37,7 @@ export const RUNTIME_PRIVILEGES = {
   genplat_events: ['SELECT', 'INSERT'],
   genplat_event_deliveries: ['SELECT', 'INSERT', 'UPDATE'],
   genplat_event_attempts: ['SELECT', 'INSERT'],
+  genplat_job_teams: ['SELECT', 'INSERT'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** BIGSERIAL `seq` columns: INSERT draws from them (USAGE = nextval; setval would need UPDATE, not granted). */

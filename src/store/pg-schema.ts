@@ -246,6 +246,22 @@ export const MIGRATIONS: string[][] = [
     ]),
   ],
   // ---- end of issue 29
+  // ---- issue 30 items 3-4 (budgets helper): teams' budgets (same tables as sqlite.ts step 10). Which teams a record
+  // was admitted under, append-only (the audit's function of step 3), and the teams on the audit rows.
+  [
+    `CREATE TABLE genplat_job_teams (
+      team TEXT NOT NULL,
+      created_at BIGINT NOT NULL,
+      job_id TEXT NOT NULL,
+      PRIMARY KEY (team, created_at, job_id)
+    )`,
+    `CREATE TRIGGER genplat_job_teams_no_change BEFORE UPDATE OR DELETE ON genplat_job_teams
+     FOR EACH ROW EXECUTE FUNCTION genplat_audit_append_only()`,
+    `CREATE TRIGGER genplat_job_teams_no_truncate BEFORE TRUNCATE ON genplat_job_teams
+     FOR EACH STATEMENT EXECUTE FUNCTION genplat_audit_append_only()`,
+    'ALTER TABLE genplat_audit ADD COLUMN teams TEXT',
+  ],
+  // ---- end of issue 30
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */

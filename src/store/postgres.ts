@@ -59,6 +59,7 @@ import {
   nonceHash,
   pgPlaceholders,
   queuedBundlesSql,
+  teamRows,
   toRow,
   withItemFacts,
 } from './record.js';
@@ -131,6 +132,7 @@ const SPEND = FACTS.spentToday;
 const OWNER_SPEND = FACTS.spentByOwner;
 const AUDIT = `INSERT INTO genplat_audit (${AUDIT_COLUMNS.join(', ')}) VALUES (${$(AUDIT_COLUMNS.length)})`;
 const AUDIT_APPEND = pgPlaceholders(auditAppendSql('genplat_audit'));
+const TEAM_INSERT = 'INSERT INTO genplat_job_teams (team, created_at, job_id) VALUES ($1, $2, $3)';
 
 /** A 32-bit lock key from the account name (stable across instances and versions). */
 function accountKey(account: string): number {
@@ -228,9 +230,9 @@ class PostgresStore implements Store {
   /** The facts `rules` names, read on `c` (inside `admit`'s transaction) or on the pool (plainly). */
   private async facts(rules: AdmitRules, c: pg.Pool | pg.PoolClient): Promise<AdmissionFacts> {
     const rows = [];
-    for (const { fact, args } of factPlan(rules)) {
+    for (const { fact, args, budget } of factPlan(rules)) {
       const { rows: found } = await c.query<Record<string, unknown>>(FACTS[fact], args);
-      rows.push({ fact, row: found[0] });
+      rows.push({ fact, budget, row: found[0] });
     }
     return factsFrom(this.now(), rows);
   }
@@ -288,15 +290,16 @@ class PostgresStore implements Store {
         );
         if (rowCount === 0) return { admitted: false, reason: 'token_used' };
       }
-      const records = items.map((i) => newRecord(i, this.now()));
+      const records = items.map((i) => newRecord(i, this.now(), rules.teams));
       for (const record of records) {
         await c.query(INSERT, toRow(record));
+        for (const row of teamRows(record)) await c.query(TEAM_INSERT, row);
         await c.query(AUDIT, auditRow(record, 'admit', this.now()));
       }
-      await pgEmit(c, admissionEvents(items, facts, rules, this.now().getTime()));
+      const alerts = await pgEmit(c, admissionEvents(items, facts, rules, this.now().getTime()));
       // Test-only: may not return (a frozen instance, test/fleet/frozen-instance.test.ts).
       await this.onAdmitWrite?.();
-      return { admitted: true, records };
+      return { admitted: true, records, alerts };
     });
   }
 
@@ -471,8 +474,12 @@ class PostgresStore implements Store {
     (fn) => this.tx(fn),
     (sql, args) => this.query(sql, args),
     (c) => ({
-      requested: (a) => pgEmit(c, [approvalRequested(a)]),
-      decided: (a, decision, at, by) => pgEmit(c, [approvalDecided(a, decision, at, by)]),
+      requested: async (a) => {
+        await pgEmit(c, [approvalRequested(a)]);
+      },
+      decided: async (a, decision, at, by) => {
+        await pgEmit(c, [approvalDecided(a, decision, at, by)]);
+      },
     }),
   );
   private readonly eventMethods = pgEvents(

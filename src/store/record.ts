@@ -7,9 +7,20 @@ import { encodeHandle, type JobRef, jobKey, recordRef } from '../jobs/handle.js'
 import type { AdmissionFacts, AdmitRules, AuditEvent, JobPatch, JobRecord, NewJobRecord } from './types.js';
 
 /** Fields fixed at intent time; a patch never changes them (same list as the 0.1 ledger). */
-const IMMUTABLE = ['id', 'createdAt', 'fingerprint', 'tool', 'owner', 'ownerName', 'ownerEmail', 'updatedAt'] as const;
+const IMMUTABLE = [
+  'id',
+  'createdAt',
+  'fingerprint',
+  'tool',
+  'owner',
+  'ownerName',
+  'ownerEmail',
+  'teams',
+  'updatedAt',
+] as const;
 
-export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
+/** `teams`: the caller's teams at admission (`AdmitRules.teams`), fixed on the record. */
+export function newRecord(rec: NewJobRecord, now: Date, teams?: readonly string[]): JobRecord {
   // The caller may name the id in advance (the paid pipeline does, to find an admission whose answer was lost).
   const id = rec.id ?? randomUUID();
   const at = now.toISOString();
@@ -39,6 +50,7 @@ export function newRecord(rec: NewJobRecord, now: Date): JobRecord {
     owner: rec.owner,
     ...(rec.ownerName ? { ownerName: rec.ownerName } : {}),
     ...(rec.ownerEmail ? { ownerEmail: rec.ownerEmail } : {}),
+    ...(teams?.length ? { teams: [...teams] } : {}),
     createdAt: at,
     updatedAt: at,
   };
@@ -179,11 +191,14 @@ export const NEWEST_FIRST = 'ORDER BY created_at DESC, seq DESC';
  */
 export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
   const spend = `SELECT ${spendSql(greatest)} AS spent FROM ${table} WHERE ${COUNTED_SQL} AND created_at >= ?`;
+  const teams = teamsTable(table);
   // A record without an owner (stdio, a 0.1 import) is everyone's on this account: it blocks a named caller too.
   const anyOwner = '(CAST(? AS TEXT) IS NULL OR owner = ? OR owner IS NULL)';
   return {
     spentToday: spend,
     spentByOwner: `${spend} AND owner = ?`,
+    // The records admitted under the team (`job_teams`, written at admission), whoever is in it now.
+    spentByTeam: `${spend} AND id IN (SELECT job_id FROM ${teams} WHERE team = ? AND created_at >= ?)`,
     // `campaign_fp`: an active campaign item whose campaign has this fingerprint (a repeated create_campaign).
     duplicate: `SELECT data FROM ${table} WHERE (fingerprint IN (?, ?) OR campaign_fp = ?) AND ${anyOwner} AND ${ACTIVE_SQL} ${NEWEST_FIRST} LIMIT 1`,
     unsettled: `SELECT data FROM ${table} WHERE fingerprint IN (?, ?) AND ${anyOwner} AND outcome IN ('pending', 'unknown') AND id <> ? ${NEWEST_FIRST} LIMIT 1`,
@@ -195,11 +210,29 @@ export function factSql(table: string, greatest: 'MAX' | 'GREATEST') {
 
 export type FactName = keyof ReturnType<typeof factSql>;
 
+/** The table of (team, record) pairs beside a jobs table (schema 10): `jobs` → `job_teams`. */
+export function teamsTable(jobsTable: string): string {
+  return jobsTable.replace(/jobs$/, 'job_teams');
+}
+
+/** One fact query; `budget`: the index in `rules.budgets` whose spend it reads. */
+export interface FactQuery {
+  fact: FactName;
+  args: (string | number | null)[];
+  budget?: number | undefined;
+}
+
 /** Which fact queries `rules` needs, with their arguments, in `factSql` order. */
-export function factPlan(rules: AdmitRules): { fact: FactName; args: (string | number | null)[] }[] {
+export function factPlan(rules: AdmitRules): FactQuery[] {
   const day = rules.dayStart.getTime();
-  const plan: { fact: FactName; args: (string | number | null)[] }[] = [{ fact: 'spentToday', args: [day] }];
+  const plan: FactQuery[] = [{ fact: 'spentToday', args: [day] }];
   if (rules.user) plan.push({ fact: 'spentByOwner', args: [day, rules.user.owner] });
+  for (const [budget, b] of (rules.budgets ?? []).entries()) {
+    const since = b.since.getTime();
+    if (b.scope === 'account') plan.push({ fact: 'spentToday', args: [since], budget });
+    else if (b.scope === 'person') plan.push({ fact: 'spentByOwner', args: [since, b.name ?? null], budget });
+    else plan.push({ fact: 'spentByTeam', args: [since, b.name ?? null, since], budget });
+  }
   if (rules.duplicate) {
     const o = rules.duplicate.owner ?? null;
     const d = rules.duplicate;
@@ -242,14 +275,22 @@ export function queuedBundlesSql(table: string): string {
 /** Folds the rows the plan's queries returned (one row or none each) into `AdmissionFacts`. */
 export function factsFrom(
   now: Date,
-  rows: { fact: FactName; row: Record<string, unknown> | undefined }[],
+  rows: { fact: FactName; row: Record<string, unknown> | undefined; budget?: number | undefined }[],
 ): AdmissionFacts {
   const facts: AdmissionFacts = { now, spentToday: 0 };
-  for (const { fact, row } of rows) {
-    if (fact === 'spentToday' || fact === 'spentByOwner') facts[fact] = Number(row?.spent ?? 0);
-    else facts[fact] = row ? fromData(String(row.data)) : undefined;
+  for (const { fact, row, budget } of rows) {
+    if (budget !== undefined) {
+      facts.budgetSpent ??= [];
+      facts.budgetSpent[budget] = Number(row?.spent ?? 0);
+    } else if (fact === 'spentToday' || fact === 'spentByOwner') facts[fact] = Number(row?.spent ?? 0);
+    else if (fact !== 'spentByTeam') facts[fact] = row ? fromData(String(row.data)) : undefined;
   }
   return facts;
+}
+
+/** The (team, created_at, job id) rows of an admitted record: its teams, fixed at admission. */
+export function teamRows(rec: JobRecord): [string, number, string][] {
+  return (rec.teams ?? []).map((team) => [team, Date.parse(rec.createdAt), rec.id]);
 }
 
 /** One per-item fact query of `admitBundle`: which fact, its arguments, and the item it is for. */
@@ -334,6 +375,7 @@ export const AUDIT_COLUMNS = [
   'refunded',
   'platform_estimate',
   'handle',
+  'teams',
 ] as const;
 
 /** The fields whose change a `settle` or `observe` appends to the audit trail (what was sent, said, charged). */
@@ -363,6 +405,7 @@ export function auditRow(rec: JobRecord, event: AuditEvent['event'], at: Date): 
     rec.creditsRefunded ?? null,
     rec.platformEstimate ?? null,
     rec.handle,
+    rec.teams?.length ? JSON.stringify(rec.teams) : null,
   ];
 }
 
@@ -391,6 +434,7 @@ export function fromAuditRow(row: Record<string, unknown>): AuditEvent {
     refunded: num(row.refunded),
     platformEstimate: num(row.platform_estimate),
     handle: String(row.handle),
+    ...(row.teams == null ? {} : { teams: JSON.parse(String(row.teams)) as string[] }),
   };
 }
 

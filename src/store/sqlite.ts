@@ -58,6 +58,7 @@ import {
   newRecord,
   nonceHash,
   queuedBundlesSql,
+  teamRows,
   toRow,
   withItemFacts,
 } from './record.js';
@@ -269,6 +270,21 @@ const MIGRATIONS: string[][] = [
     ]),
   ],
   // ---- end of issue 29
+  // ---- issue 30 items 3-4 (budgets helper): teams' budgets. Which teams a record was admitted under, fixed at
+  // admission (append-only: a team's spend counts what was admitted under it, whatever the membership later), and
+  // the teams on the audit rows.
+  [
+    `CREATE TABLE job_teams (
+      team TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      job_id TEXT NOT NULL,
+      PRIMARY KEY (team, created_at, job_id)
+    ) WITHOUT ROWID`,
+    `CREATE TRIGGER job_teams_no_update BEFORE UPDATE ON job_teams BEGIN SELECT RAISE(ABORT, 'job_teams is append-only'); END`,
+    `CREATE TRIGGER job_teams_no_delete BEFORE DELETE ON job_teams BEGIN SELECT RAISE(ABORT, 'job_teams is append-only'); END`,
+    'ALTER TABLE audit ADD COLUMN teams TEXT',
+  ],
+  // ---- end of issue 30
 ];
 
 /** Schema versions after which every row's columns are recomputed from its JSON (new columns filled). */
@@ -292,6 +308,7 @@ class SqliteStore implements Store {
     | 'audit'
     | 'auditAppend'
     | 'nonce'
+    | 'teamInsert'
     | 'insert'
     | 'update'
     | 'byId'
@@ -320,6 +337,7 @@ class SqliteStore implements Store {
       byJobKey: p(`SELECT data FROM jobs WHERE job_key = ? ${ORDER} LIMIT 1`),
       nonce: p('INSERT INTO nonces (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
       insert: p(INSERT),
+      teamInsert: p('INSERT INTO job_teams (team, created_at, job_id) VALUES (?, ?, ?)'),
       update: p(UPDATE),
       byId: p('SELECT data FROM jobs WHERE id = ?'),
       bundleItems: p(bundleItemsSql('jobs')),
@@ -372,8 +390,9 @@ class SqliteStore implements Store {
 
   /** The facts `rules` names, read on this connection (inside `admit`'s transaction, or plainly). */
   private facts(rules: AdmitRules): AdmissionFacts {
-    const rows = factPlan(rules).map(({ fact, args }) => ({
+    const rows = factPlan(rules).map(({ fact, args, budget }) => ({
       fact,
+      budget,
       row: this.st[fact].get(...args) as Record<string, unknown> | undefined,
     }));
     return factsFrom(this.now(), rows);
@@ -421,14 +440,15 @@ class SqliteStore implements Store {
         const { changes } = this.st.nonce.run(nonceHash(rules.nonce.value), rules.nonce.expiresAt.getTime());
         if (Number(changes) === 0) return { admitted: false, reason: 'token_used' };
       }
-      const records = items.map((i) => newRecord(i, this.now()));
+      const records = items.map((i) => newRecord(i, this.now(), rules.teams));
       for (const record of records) {
         this.st.insert.run(...toRow(record));
+        for (const row of teamRows(record)) this.st.teamInsert.run(...row);
         this.st.audit.run(...auditRow(record, 'admit', this.now()));
       }
-      sqliteEmit(this.db, admissionEvents(items, facts, rules, this.now().getTime()));
+      const alerts = sqliteEmit(this.db, admissionEvents(items, facts, rules, this.now().getTime()));
       this.onAdmitWrite?.();
-      return { admitted: true, records };
+      return { admitted: true, records, alerts };
     });
   }
 

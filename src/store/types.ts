@@ -22,12 +22,30 @@ import type { JobKind, JobRef } from '../jobs/handle.js';
 import type { JobFilter, JobPatch, JobRecord, NewJobRecord } from '../jobs/store.js';
 import type { ApprovalStoreMethods } from './approval-types.js';
 import type { BlobStore } from './blobs.js';
-import type { EventStoreMethods } from './event-types.js';
+import type { EventStoreMethods, NewEvent } from './event-types.js';
 
 export type { JobFilter, JobPatch, JobRecord, NewJobRecord };
 
 /** The schema this code writes. A store written by a newer schema is refused, never skipped. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
+
+/** A budget's period (UTC): `day` from midnight, `week` from Monday 00:00 (ISO week), `month` from the 1st 00:00. */
+export type BudgetPeriod = 'day' | 'week' | 'month';
+export type BudgetScope = 'account' | 'person' | 'team';
+
+/**
+ * One budget of `AdmitRules.budgets` (issue 30 item 3): spend since `since` (the period's start) within `scope`
+ * (`account`: every record; `person`: the records of owner `name`; `team`: the records admitted under team `name`,
+ * whoever is in the team now) + this call's quote above `limit` is refused.
+ */
+export interface BudgetRule {
+  scope: BudgetScope;
+  /** person: the owner id; team: the team's name; account: undefined. */
+  name?: string | undefined;
+  period: BudgetPeriod;
+  since: Date;
+  limit: number;
+}
 
 export interface AdmitRules {
   /** GENPLAT_MAX_CREDITS_PER_CALL: an estimate above it is refused. */
@@ -42,6 +60,17 @@ export interface AdmitRules {
    * Undefined = no per-user limit (stdio, or none configured). Checked after the account's ceiling.
    */
   user?: { owner: string; maxCreditsPerDay: number } | undefined;
+  /**
+   * Every other budget that applies to this caller (account week/month, person week/month, each team's day/week/
+   * month; src/paid/budgets.ts `budgetRules`), checked in this order after `maxCreditsPerDay` and `user`.
+   */
+  budgets?: BudgetRule[] | undefined;
+  /**
+   * The caller's teams, decided from verified identity at admission (people file groups, OAuth groups claim):
+   * written on every admitted record (`JobRecord.teams`, the audit's admit row) so a team's spend counts what was
+   * admitted under it even when membership changes later.
+   */
+  teams?: readonly string[] | undefined;
   /**
    * The duplicate guard, or undefined when the call says `allow_duplicate`. `legacyFingerprint`: the same call
    * as 0.1 fingerprinted it (`fingerprint01`), so records imported from a 0.1 ledger are matched too. An undefined owner (stdio)
@@ -81,6 +110,17 @@ export type AdmitRefusal =
   | { reason: 'per_call'; limit: number; credits: number; item?: number | undefined }
   | { reason: 'per_day'; limit: number; credits: number; spent: number }
   | { reason: 'per_user_day'; owner: string; limit: number; credits: number; spent: number }
+  /** A budget of `AdmitRules.budgets`: which one (scope, name, period), since when, and the figures. */
+  | {
+      reason: 'budget';
+      scope: BudgetScope;
+      name?: string | undefined;
+      period: BudgetPeriod;
+      since: Date;
+      limit: number;
+      credits: number;
+      spent: number;
+    }
   | { reason: 'duplicate'; record: JobRecord }
   | { reason: 'unsettled'; record: JobRecord }
   /** `item`: the campaign item whose exclusive key `record` holds. */
@@ -105,7 +145,17 @@ export function waitsAs(rec: JobRecord, from: ItemWait): boolean {
 }
 
 /** A bundle's admission (issue 21, 28): every item admitted, or none. */
-export type BundleAdmitResult = { admitted: true; records: JobRecord[] } | ({ admitted: false } & AdmitRefusal);
+export type BundleAdmitResult =
+  | {
+      admitted: true;
+      records: JobRecord[];
+      /**
+       * The `budget.threshold` events this admission newly wrote (not ones an earlier admission of the period
+       * already wrote): the caller logs each once, after the commit (src/paid/budget-alerts.ts).
+       */
+      alerts?: NewEvent[] | undefined;
+    }
+  | ({ admitted: false } & AdmitRefusal);
 
 /** A bundle's admission rule (`src/paid/admission.ts`): per-item quotes, the facts, the rules. */
 export type BundleAdmissionRule = (
@@ -125,6 +175,8 @@ export interface AdmissionFacts {
   spentToday: number;
   /** `rules.user.owner`'s spend since `rules.dayStart`; undefined without `rules.user`. */
   spentByOwner?: number | undefined;
+  /** The spend of each `rules.budgets[i]` in its scope since its `since` (same index); undefined without budgets. */
+  budgetSpent?: number[] | undefined;
   /** The newest identical record that may still run (`rules.duplicate`). */
   duplicate?: JobRecord | undefined;
   /** The newest identical pending/unknown record other than `rules.unsettled.except`. */
@@ -206,6 +258,8 @@ export interface AuditEvent {
   refunded: number | undefined;
   platformEstimate: number | undefined;
   handle: string;
+  /** The caller's teams at admission (schema 10; `AdmitRules.teams`); undefined for none or older rows. */
+  teams?: string[] | undefined;
 }
 
 export interface AuditFilter {

@@ -90,7 +90,7 @@ describe('paid-path layers', () => {
 
   it('only src/paid/admission.ts compares with a ceiling or builds an admission refusal', () => {
     const compare = /[<>]=?\s*[\w.]*\.maxCreditsPer(Call|Day)\b|\.maxCreditsPer(Call|Day)\s*[<>]/;
-    const refusal = /reason:\s*'(per_call|per_day|per_user_day|duplicate|unsettled|exclusive)'\s*[,}]/;
+    const refusal = /reason:\s*'(per_call|per_day|per_user_day|budget|duplicate|unsettled|exclusive)'\s*[,}]/;
     const owners = [...files('src'), ...files('tools'), ...files('resources')].filter((f) => {
       const text = readFileSync(join(ROOT, f), 'utf8');
       return compare.test(text) || refusal.test(text);

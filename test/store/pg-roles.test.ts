@@ -168,6 +168,9 @@ describe('least privilege: migration role and runtime role', () => {
       ['UPDATE genplat_jobs SET charged = 0', /cannot be lowered below its quote/],
       ['ALTER TABLE genplat_jobs DISABLE TRIGGER genplat_jobs_spend', /must be owner/],
       ['DROP TRIGGER genplat_jobs_spend ON genplat_jobs', /must be owner/],
+      // A team's spend counts what was admitted under it: the runtime role cannot take a record out of a team.
+      ['DELETE FROM genplat_job_teams', /permission denied for table genplat_job_teams/],
+      ['UPDATE genplat_job_teams SET team = $$x$$', /permission denied for table genplat_job_teams/],
     ];
     for (const [sql, refusal] of attacks) {
       const answer = await attempt(rtUrl, sql);
@@ -178,9 +181,9 @@ describe('least privilege: migration role and runtime role', () => {
     expect(await count(spend)).toBe(before);
     expect(await s.spendSince(new Date('2026-03-10T00:00:00.000Z'))).toBe(spent);
     // 4 guard the jobs and the audit; 5 more the approvals (append-only decisions and audit, a fixed request);
-    // 2 the event delivery log (append-only).
+    // 2 the event delivery log (append-only); 2 the teams a record was admitted under (append-only, issue 30).
     expect(await count(`SELECT count(*) AS n FROM pg_trigger WHERE tgname LIKE 'genplat_%' AND tgenabled = 'O'`)).toBe(
-      11,
+      13,
     );
   });
 
@@ -208,7 +211,9 @@ describe('least privilege: migration role and runtime role', () => {
   });
 
   it('on upgrade the runtime role stops with the command to run; db migrate brings it back', async () => {
-    // Undo migrations 9, 8, 7, 6, 5 and 4 as an older genplat-mcp left it.
+    // Undo migrations 10, 9, 8, 7, 6, 5 and 4 as an older genplat-mcp left it.
+    await execOn(migUrl, 'DROP TABLE genplat_job_teams');
+    await execOn(migUrl, 'ALTER TABLE genplat_audit DROP COLUMN teams');
     await execOn(migUrl, 'DROP TABLE genplat_event_attempts, genplat_event_deliveries, genplat_events');
     await execOn(
       migUrl,
