@@ -70,6 +70,24 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'none',
   },
   {
+    env: 'GENPLAT_MAX_CREDITS_PER_WEEK',
+    meaning:
+      'The account\'s ceiling per ISO week (from Monday 00:00 UTC), displayed credits, counted like the day\'s and enforced in the same store transaction. See docs/operate.md "Budgets".',
+    default: 'unset: no weekly ceiling',
+  },
+  {
+    env: 'GENPLAT_MAX_CREDITS_PER_MONTH',
+    meaning:
+      "The account's ceiling per calendar month (from the 1st 00:00 UTC), displayed credits, counted like the day's.",
+    default: 'unset: no monthly ceiling',
+  },
+  {
+    env: 'GENPLAT_BUDGETS',
+    meaning:
+      'The budgets file: JSON or YAML (`.yaml`/`.yml`) `{person: {day, week, month}, people: {"<caller id>": {…}}, teams: {"<team>": {…}}}` — every person\'s default limits, per-person overrides (per period named) and what each team\'s members may spend together, in displayed credits. Teams are the people file\'s `groups` and the OAuth groups claim. Checked at start and by `doctor`. See docs/operate.md "Budgets".',
+    default: 'none',
+  },
+  {
     env: 'GENPLAT_PRICE_TABLE',
     meaning:
       'Operator price table for calls whose price the platform does not publish (gestures, family videos, catalog texts without a bound): a JSON file path or inline JSON `{"<tool>": N, "run_model:<model id>": N, "create_family_video:<model>": N}`, N = displayed credits per call, an upper bound. The most specific key wins. Such calls always need explicit consent.',
@@ -205,6 +223,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     meaning:
       "HTTP mode: sign people in with OAuth 2.1. The issuer of the authorization server (someone else's: Auth0, Keycloak, WorkOS…; we never issue tokens), exactly as its tokens spell `iss`. Turns on protected resource metadata at `/.well-known/oauth-protected-resource[/mcp]`, `WWW-Authenticate` challenges, and the scopes `genplat:read` / `genplat:spend`. A caller is the token's issuer + subject (owner `oidc:<16 hex>`).",
     default: 'unset (static tokens only)',
+  },
+  {
+    env: 'GENPLAT_OAUTH_GROUPS_CLAIM',
+    meaning:
+      "HTTP mode with OAuth: the token claim that lists the caller's groups (a list of strings, or one space-separated string); each valid group name (1-64 letters, digits or . _ -) is one of the caller's teams for `GENPLAT_BUDGETS`, beside the people file's `groups`. Not read for a person a delegating bot names.",
+    default: '`groups`',
   },
   {
     env: 'GENPLAT_OAUTH_RESOURCE',

@@ -112,6 +112,13 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   line('ok', 'configuration loads');
   // Loading validated every entry (a bad one fails above, naming the entry and field).
   if (config.peopleFile) line('ok', `GENPLAT_PEOPLE: ${config.people.size} people from ${config.peopleFile}`);
+  if (config.budgets && config.budgetsFile) {
+    const b = config.budgets;
+    line(
+      'ok',
+      `GENPLAT_BUDGETS: ${Object.keys(b.teams).length} team(s), ${Object.keys(b.people).length} person override(s) from ${config.budgetsFile}`,
+    );
+  }
   await checkApprovals(config, line);
   await checkEvents(config, line);
   // The key's value never reaches output; its length helps spot a truncated paste.
@@ -122,7 +129,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   } else if (config.sandbox) line('info', 'GENPLAT_API_KEY: not needed in --sandbox');
   line(
     'info',
-    `confirmation ${config.confirm.mode === 'above' ? `above ${config.confirm.credits} credits` : config.confirm.mode}; ceilings ${config.maxCreditsPerCall} per call, ${config.maxCreditsPerDay} per day`,
+    `confirmation ${config.confirm.mode === 'above' ? `above ${config.confirm.credits} credits` : config.confirm.mode}; ceilings ${config.maxCreditsPerCall} per call, ${config.maxCreditsPerDay} per day${config.maxCreditsPerWeek ? `, ${config.maxCreditsPerWeek} per week` : ''}${config.maxCreditsPerMonth ? `, ${config.maxCreditsPerMonth} per month` : ''}`,
   );
   if (cli.http) await checkHttp(config, line);
   else {

@@ -56,7 +56,8 @@ function limitsOf(raw: unknown, where: string, problems: string[]): PeriodLimits
   return out;
 }
 
-const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : String(JSON.stringify(v) ?? v));
+const show = (v: unknown) =>
+  typeof v === 'string' ? `"${v}"` : typeof v === 'number' ? String(v) : String(JSON.stringify(v));
 
 /** The entries of an already parsed document. */
 export function parseBudgets(doc: unknown, problems: string[]): BudgetsFile {

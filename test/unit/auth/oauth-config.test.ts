@@ -34,7 +34,23 @@ describe('parseOAuthConfig', () => {
       audience: 'https://mcp.example.com/mcp',
       jwksUrl: undefined,
       introspection: undefined,
+      groupsClaim: 'groups',
     });
+  });
+
+  it('GENPLAT_OAUTH_GROUPS_CLAIM names the groups claim (teams for budgets); a name with spaces is refused', () => {
+    const problems: string[] = [];
+    const env = {
+      GENPLAT_OAUTH_ISSUER: 'https://idp.example.com',
+      GENPLAT_OAUTH_RESOURCE: 'https://m.example.com/mcp',
+    };
+    expect(
+      parseOAuthConfig({ ...env, GENPLAT_OAUTH_GROUPS_CLAIM: 'cognito:groups' }, undefined, problems),
+    ).toMatchObject({ groupsClaim: 'cognito:groups' });
+    expect(parseOAuthConfig({ ...env, GENPLAT_OAUTH_GROUPS_CLAIM: 'my groups' }, undefined, problems)).toBeUndefined();
+    expect(problems).toEqual([
+      'GENPLAT_OAUTH_GROUPS_CLAIM must be a claim name: 1-200 printable characters without spaces',
+    ]);
   });
 
   it.each([
