@@ -1,5 +1,5 @@
 import { defineResource } from '../src/define-resource.js';
-import { spendToday } from '../src/jobs/spend.js';
+import { budgetStatus, spendToday } from '../src/jobs/spend.js';
 
 export default [
   defineResource({
@@ -7,7 +7,10 @@ export default [
     uri: 'genplat://spend',
     title: 'Spend and budgets',
     description:
-      "Today's spend (UTC) from the job ledger against the per-day and per-call ceilings, your own daily budget (HTTP callers), and the confirmation policy.",
-    read: async ({ config, jobs, owner }) => spendToday(config, jobs, owner),
+      "Today's spend (UTC) from the job ledger against the per-day and per-call ceilings, your own daily budget (HTTP callers), every budget that applies to you (account, you, your teams × day, week, month) with what is left, and the confirmation policy.",
+    read: async ({ config, jobs, owner, person }) => ({
+      ...(await spendToday(config, jobs, owner)),
+      budgets: await budgetStatus(config, jobs, { owner, teams: person?.groups }),
+    }),
   }),
 ];

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import type { Config, ConfirmPolicy } from '../config.js';
-import { userDayLimit } from '../paid/budgets.js';
+import { budgetRules, userDayLimit } from '../paid/budgets.js';
 import { utcDayStart } from '../paid/guard.js';
+import type { BudgetPeriod, BudgetRule } from '../store/types.js';
 import { reconcile, reportedCharge } from './reconcile.js';
 import type { JobStore } from './store.js';
 
@@ -109,4 +110,56 @@ async function yourSpend(
         ? `you: ${fmt(mine)} credits today (no per-user budget; ${fmt(left)} left on the account)`
         : `you: ${fmt(mine)} of ${fmt(limit)} credits today (${fmt(left)} left)`,
   };
+}
+
+/** One budget that applies to the caller, as `genplat://spend` shows it (issue 30). */
+export interface BudgetLine {
+  /** `account`, `person <id>`, `team <name>`. */
+  budget: string;
+  period: BudgetPeriod;
+  /** The period's start (UTC, ISO). */
+  since: string;
+  limit: number;
+  spent: number;
+  left: number;
+}
+
+/**
+ * Every budget that applies to this caller (account, person, each of their teams × day, week, month) with what
+ * was spent or held since its period began and what is left, read with the admission's own fact queries (plain
+ * reads, so the same counting rule as the refusals).
+ * @throws whatever the store throws when it cannot be read.
+ */
+export async function budgetStatus(
+  config: Config,
+  jobs: JobStore,
+  who: { owner: string | undefined; teams?: readonly string[] | undefined },
+  now = Date.now(),
+): Promise<BudgetLine[]> {
+  const dayStart = utcDayStart(now);
+  const userLimit = userDayLimit(config, who.owner);
+  const day: BudgetRule[] = [
+    { scope: 'account', period: 'day', since: dayStart, limit: config.maxCreditsPerDay },
+    ...(who.owner !== undefined && userLimit !== undefined
+      ? [{ scope: 'person' as const, name: who.owner, period: 'day' as const, since: dayStart, limit: userLimit }]
+      : []),
+  ];
+  const budgets = [...day, ...budgetRules(config, who, now)];
+  const facts = await jobs.readAdmissionFacts({
+    maxCreditsPerCall: config.maxCreditsPerCall,
+    maxCreditsPerDay: config.maxCreditsPerDay,
+    dayStart,
+    budgets,
+  });
+  return budgets.map((b, i) => {
+    const spent = facts.budgetSpent?.[i] ?? 0;
+    return {
+      budget: b.scope === 'account' ? 'account' : `${b.scope} ${b.name ?? ''}`,
+      period: b.period,
+      since: b.since.toISOString(),
+      limit: b.limit,
+      spent,
+      left: Math.max(0, b.limit - spent),
+    };
+  });
 }

@@ -46,6 +46,7 @@ import { createPoller } from '../../src/jobs/poller.js';
 import type { JobStore } from '../../src/jobs/store.js';
 import { createLogger } from '../../src/log.js';
 import { TOKEN_TTL_MS } from '../../src/paid/token.js';
+import type { PersonLabel } from '../../src/people/directory.js';
 import { consentStateCodec } from '../../src/protocol/request-state.js';
 import { buildServer } from '../../src/server.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
@@ -86,6 +87,8 @@ export interface HarnessOptions {
   tools?: ToolSpec[];
   /** HTTP-mode caller id; undefined = stdio. */
   owner?: string;
+  /** HTTP-mode: who the caller is (people file + verified claims: name, e-mail, groups = teams). */
+  person?: PersonLabel;
   /** File services (HTTP's, or stdio `--sandbox`'s loopback staging: src/files/sandbox-staging.ts). */
   files?: FileServices;
   /** Protocol era of the client; default `GENPLAT_TEST_ERA` or `legacy`. */
@@ -197,6 +200,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       poller,
       log,
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      ...(opts.person ? { person: opts.person } : {}),
       ...(opts.files ? { files: opts.files } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.now ? { now: opts.now } : {}),

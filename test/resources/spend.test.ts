@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utcDayStart } from '../../src/paid/guard.js';
 import { type Harness, startHarness, structured } from '../helpers/harness.js';
 
 let h: Harness;
@@ -24,6 +25,17 @@ describe('genplat://spend', () => {
       charged_today_credits: 0,
       above_quote_today_credits: 0,
       jobs_above_quote_today: 0,
+      // stdio: one user; the account's day is the only budget.
+      budgets: [
+        {
+          budget: 'account',
+          period: 'day',
+          since: utcDayStart(Date.now()).toISOString(),
+          limit: 3000,
+          spent: 0,
+          left: 3000,
+        },
+      ],
     });
     expect(structured(await h.call('create_talking_video', { avatar_id: 'av_ava', voice_script: 'Hi.' })).status).toBe(
       'submitted',
