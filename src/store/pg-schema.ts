@@ -260,6 +260,28 @@ export const MIGRATIONS: string[][] = [
     `CREATE TRIGGER genplat_job_teams_no_truncate BEFORE TRUNCATE ON genplat_job_teams
      FOR EACH STATEMENT EXECUTE FUNCTION genplat_audit_append_only()`,
     'ALTER TABLE genplat_audit ADD COLUMN teams TEXT',
+    // The record's teams (its JSON copy, which later audit rows are written from) are fixed at admission too.
+    `CREATE OR REPLACE FUNCTION genplat_jobs_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
+     DECLARE k TEXT;
+     BEGIN
+       IF NEW.seq IS DISTINCT FROM OLD.seq OR NEW.id IS DISTINCT FROM OLD.id
+          OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint
+          OR NEW.owner IS DISTINCT FROM OLD.owner OR NEW.estimate_credits IS DISTINCT FROM OLD.estimate_credits
+          OR NEW.campaign_id IS DISTINCT FROM OLD.campaign_id OR NEW.campaign_fp IS DISTINCT FROM OLD.campaign_fp THEN
+         RAISE EXCEPTION 'genplat_jobs: id, created_at, fingerprint, owner, campaign and estimate_credits are fixed at admission';
+       END IF;
+       IF NEW.data IS DISTINCT FROM OLD.data THEN
+         FOREACH k IN ARRAY ARRAY['id', 'createdAt', 'fingerprint', 'owner', 'tool', 'estimate', 'campaign', 'teams'] LOOP
+           IF (NEW.data::jsonb -> k) IS DISTINCT FROM (OLD.data::jsonb -> k) THEN
+             RAISE EXCEPTION 'genplat_jobs: the record''s % is fixed at admission', k;
+           END IF;
+         END LOOP;
+       END IF;
+       IF NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('queued', 'pending', 'rejected') THEN
+         RAISE EXCEPTION 'genplat_jobs: only a queued or pending record can become rejected (its spend would stop counting)';
+       END IF;
+       RETURN NEW;
+     END $$`,
   ],
   // ---- end of issue 30
 ];

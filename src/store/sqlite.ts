@@ -283,6 +283,23 @@ const MIGRATIONS: string[][] = [
     `CREATE TRIGGER job_teams_no_update BEFORE UPDATE ON job_teams BEGIN SELECT RAISE(ABORT, 'job_teams is append-only'); END`,
     `CREATE TRIGGER job_teams_no_delete BEFORE DELETE ON job_teams BEGIN SELECT RAISE(ABORT, 'job_teams is append-only'); END`,
     'ALTER TABLE audit ADD COLUMN teams TEXT',
+    // The record's teams (its JSON copy, which later audit rows are written from) are fixed at admission too.
+    'DROP TRIGGER jobs_fixed',
+    `CREATE TRIGGER jobs_fixed BEFORE UPDATE ON jobs
+     WHEN NEW.seq IS NOT OLD.seq OR NEW.id IS NOT OLD.id OR NEW.created_at IS NOT OLD.created_at
+       OR NEW.fingerprint IS NOT OLD.fingerprint OR NEW.owner IS NOT OLD.owner
+       OR NEW.estimate_credits IS NOT OLD.estimate_credits
+       OR json_extract(NEW.data, '$.id') IS NOT json_extract(OLD.data, '$.id')
+       OR json_extract(NEW.data, '$.createdAt') IS NOT json_extract(OLD.data, '$.createdAt')
+       OR json_extract(NEW.data, '$.fingerprint') IS NOT json_extract(OLD.data, '$.fingerprint')
+       OR json_extract(NEW.data, '$.owner') IS NOT json_extract(OLD.data, '$.owner')
+       OR json_extract(NEW.data, '$.tool') IS NOT json_extract(OLD.data, '$.tool')
+       OR json_extract(NEW.data, '$.estimate') IS NOT json_extract(OLD.data, '$.estimate')
+       OR json_extract(NEW.data, '$.campaign') IS NOT json_extract(OLD.data, '$.campaign')
+       OR json_extract(NEW.data, '$.teams') IS NOT json_extract(OLD.data, '$.teams')
+       OR NEW.campaign_id IS NOT OLD.campaign_id OR NEW.campaign_fp IS NOT OLD.campaign_fp
+       OR (NEW.outcome = 'rejected' AND OLD.outcome NOT IN ('queued', 'pending', 'rejected'))
+     BEGIN SELECT RAISE(ABORT, 'jobs: id, created_at, fingerprint, owner, tool, campaign, teams and the quote are fixed at admission; only a queued or pending record can become rejected'); END`,
   ],
   // ---- end of issue 30
 ];

@@ -261,6 +261,9 @@ export function budgetsSuite(name: string, backend: Backend): void {
       const table = loc.jobsTable === 'jobs' ? 'job_teams' : 'genplat_job_teams';
       await expect(loc.exec(`UPDATE ${table} SET team = 'other'`)).rejects.toThrow(/append-only/);
       await expect(loc.exec(`DELETE FROM ${table}`)).rejects.toThrow(/append-only/);
+      // Nor the record's own copy, which later audit rows are written from.
+      const json = `replace(data, '"teams":["ops"]', '"teams":["other"]')`;
+      await expect(loc.exec(`UPDATE ${loc.jobsTable} SET data = ${json}`)).rejects.toThrow(/teams/);
       expect(await call(s, cfg, 'token:b', 101, ['ops'])).toMatchObject({ reason: 'budget', spent: 900 });
       await s.close();
     });
