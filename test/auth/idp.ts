@@ -24,6 +24,8 @@ export interface TestIdp {
   requests: { method: string; path: string }[];
   /** While true the provider answers every request 503 (an outage), still counting them. */
   down: boolean;
+  /** Claims added to every access token issued from now on (e.g. `{ groups: [...] }`: teams, issue 30). */
+  extraClaims: Record<string, unknown>;
   /** A client-credentials access token for `resource` (sub = the bot's client id). */
   clientCredentialsToken(resource: string, scope: string): Promise<string>;
   /** Revokes one of the bot's access tokens (RFC 7009): introspection answers `active: false` from then on. */
@@ -68,8 +70,10 @@ export async function startIdp(opts: {
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key-1', alg: 'RS256', use: 'sig' };
   const scope = opts.scopes.join(' ');
 
+  const state = { extraClaims: {} as Record<string, unknown> };
   const provider = new Provider(issuer, {
     jwks: { keys: [jwk] },
+    extraTokenClaims: async () => ({ ...state.extraClaims }),
     findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     scopes: ['openid', 'offline_access', ...opts.scopes],
     clients: [
@@ -132,6 +136,12 @@ export async function startIdp(opts: {
   const idp: TestIdp = {
     issuer,
     requests,
+    get extraClaims() {
+      return state.extraClaims;
+    },
+    set extraClaims(v: Record<string, unknown>) {
+      state.extraClaims = v;
+    },
     get down() {
       return down;
     },
