@@ -15,6 +15,7 @@ import { applyDelegation } from '../../src/auth/delegation.js';
 import { callerNames, ownerOf } from '../../src/auth/identity.js';
 import { createTokenVerifier } from '../../src/auth/token-verifier.js';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
+import { runDoctor } from '../../src/doctor.js';
 import { ConfigurationError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import { evaluateAdmission } from '../../src/paid/admission.js';
@@ -188,6 +189,29 @@ describe('GENPLAT_BUDGETS and the period ceilings: bad input names the entry and
       'GENPLAT_BUDGETS: teams "video leads": not a team name: 1-64 letters, digits or . _ -',
       'GENPLAT_BUDGETS: teams "ops": must be a mapping of period → credits (day, week, month)',
     ]);
+  });
+
+  it('doctor fails naming the entry and field; a good file is reported with what it holds', async () => {
+    const doctor = async (budgets: string) => {
+      const path = join(dir, `doctor-${Math.random()}.yaml`);
+      await writeFile(path, budgets);
+      const lines: string[] = [];
+      const code = await runDoctor({
+        argv: ['doctor', '--sandbox'],
+        env: { GENPLAT_BUDGETS: path, GENPLAT_STATE_DIR: dir, GENPLAT_MAX_CREDITS_PER_WEEK: '7000' },
+        out: (l) => lines.push(l),
+        timeoutMs: 5000,
+      });
+      return { code, text: lines.join('\n') };
+    };
+    const bad = await doctor('teams:\n  ops: { month: 0 }\n');
+    expect(bad.code).toBe(1);
+    expect(bad.text).toContain(
+      '✗ config: GENPLAT_BUDGETS: teams "ops": month must be a positive number of displayed credits, got 0',
+    );
+    const good = await doctor('people:\n  token:a: { week: 10 }\nteams:\n  ops: { month: 100 }\n  qa: { day: 5 }\n');
+    expect(good.text).toMatch(/✓ GENPLAT_BUDGETS: 2 team\(s\), 1 person override\(s\) from \S+doctor-/);
+    expect(good.text).toContain('per day, 7000 per week');
   });
 
   it('the same limit in the environment and the file is refused; the period variables are whole and positive', async () => {
