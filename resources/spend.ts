@@ -1,5 +1,8 @@
-import { defineResource } from '../src/define-resource.js';
+import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
+import { UserInputError } from '../src/errors.js';
 import { spendToday } from '../src/jobs/spend.js';
+import { parseSelection } from '../src/report/selection.js';
+import { spendReport, TEAM_NOTE } from '../src/report/spend-report.js';
 
 export default [
   defineResource({
@@ -9,5 +12,30 @@ export default [
     description:
       "Today's spend (UTC) from the job ledger against the per-day and per-call ceilings, your own daily budget (HTTP callers), and the confirmation policy.",
     read: async ({ config, jobs, owner }) => spendToday(config, jobs, owner),
+  }),
+  defineResourceTemplate({
+    name: 'spend-report',
+    uriTemplate: 'genplat://spend/report{?by,since,until}',
+    title: 'Spend report',
+    description:
+      'Paid calls from the audit grouped by person, team, tool, day, week or month (UTC): calls, quoted, charged, refunded and counted credits. Over HTTP, your own calls only.',
+    list: async () => [{ uri: 'genplat://spend/report', name: 'Spend report by person' }],
+    read: async ({ config, jobs, owner }, _uri, vars) => {
+      const problems: { field: string; rule: string }[] = [];
+      const selection = parseSelection(
+        { by: variable(vars, 'by'), since: variable(vars, 'since'), until: variable(vars, 'until') },
+        problems,
+      );
+      if (problems[0]) throw new UserInputError(problems[0].field, problems[0].rule);
+      // Whose calls: an HTTP caller's own only, as genplat://spend and list_jobs scope them; stdio is the
+      // operator's own machine and store, as `genplat-mcp report` (every caller).
+      const events = await jobs.auditEvents({ since: selection.since, owner });
+      const report = spendReport(events, selection, config.people);
+      return {
+        scope: owner === undefined ? 'every caller' : 'your calls',
+        ...report,
+        ...(report.by === 'team' ? { note: TEAM_NOTE } : {}),
+      };
+    },
   }),
 ];

@@ -386,7 +386,7 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--state-dir',
-    commands: ['audit', 'events'],
+    commands: ['audit', 'report', 'events'],
     meaning: 'State dir whose store is exported (a PostgreSQL store comes from GENPLAT_DATABASE_URL).',
     default: 'as GENPLAT_STATE_DIR',
   },
@@ -403,6 +403,30 @@ export const CLI_DOCS: CliDoc[] = [
     default: 'every call',
   },
   {
+    flag: '--since',
+    commands: ['report'],
+    meaning: 'Only calls admitted at or after this ISO 8601 date or date-time (UTC unless it names an offset).',
+    default: 'every call',
+  },
+  {
+    flag: '--until',
+    commands: ['report'],
+    meaning: 'Only calls admitted before this ISO 8601 date or date-time (exclusive; UTC unless it names an offset).',
+    default: 'every call',
+  },
+  {
+    flag: '--by',
+    commands: ['report'],
+    meaning: 'Group by `person`, `team`, `tool`, `day`, `week` (ISO, from Monday 00:00 UTC) or `month` (UTC).',
+    default: 'person',
+  },
+  {
+    flag: '--csv',
+    commands: ['report'],
+    meaning: 'CSV (RFC 4180) instead of the aligned table; the last line is the total.',
+    default: 'off: an aligned table',
+  },
+  {
     flag: '--user',
     commands: ['audit'],
     meaning: 'Only this caller id (as shown in list_jobs `spend.you.caller`).',
@@ -410,7 +434,7 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--sandbox',
-    commands: ['audit', 'events'],
+    commands: ['audit', 'report', 'events'],
     meaning: "Export the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
     default: 'off: the real store',
   },

@@ -20,6 +20,7 @@ import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
 import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
+import { type Problem, parseSelection, type ReportSelection } from './report/selection.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 
 export const TOOLSETS = [
@@ -331,10 +332,10 @@ const EnvSchema = z.object({
 type Env = z.output<typeof EnvSchema>;
 
 /**
- * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `db` (`db migrate`,
+ * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `report`, `db` (`db migrate`,
  * `db grant ROLE`), `install` (`install <host>`) and `events` (`events log`) are positionals.
  */
-export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install', 'events'] as const;
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'report', 'db', 'install', 'events'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** The refusal of `--sandbox` with GENPLAT_DATABASE_URL (docs/sandbox.md "A fleet rehearsal"). */
@@ -371,7 +372,7 @@ export function flagSpecFor(flag: CliFlag, command: Command): FlagSpec {
  * flags because it checks the configuration the server would run with.
  */
 export const CLI_FLAGS = {
-  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install', 'events'] },
+  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'report', 'install', 'events'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: [...SERVE_LIKE, 'install'], valueIn: { install: 'URL' } },
@@ -379,12 +380,16 @@ export const CLI_FLAGS = {
   port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
   // `db` works on GENPLAT_DATABASE_URL alone.
-  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit', 'events'] },
+  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit', 'report', 'events'] },
   reset: { type: 'boolean', commands: ['sim'] },
   // `audit export` (src/audit/cli.ts).
   format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
-  since: { type: 'string', value: 'ISO', commands: ['audit'] },
+  since: { type: 'string', value: 'ISO', commands: ['audit', 'report'] },
   user: { type: 'string', value: 'ID', commands: ['audit'] },
+  // `report` (src/report/cli.ts).
+  by: { type: 'string', value: 'person|team|tool|day|week|month', commands: ['report'] },
+  until: { type: 'string', value: 'ISO', commands: ['report'] },
+  csv: { type: 'boolean', commands: ['report'] },
   // `install <host>` (src/install/cli.ts).
   print: { type: 'boolean', commands: ['install'] },
   node: { type: 'string', value: 'PATH', commands: ['install'] },
@@ -408,6 +413,8 @@ export interface CliArgs {
   command: Command;
   /** `audit export` only (src/audit/cli.ts). */
   audit?: AuditArgs | undefined;
+  /** `report` only (src/report/cli.ts). */
+  report?: ReportArgs | undefined;
   /** `db migrate` / `db grant ROLE` only (src/store/db-cli.ts). */
   db?: DbArgs | undefined;
   /** `install <host>` only (src/install/cli.ts). */
@@ -460,10 +467,10 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'events', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'report', 'db', 'install', 'events', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
     throw new ConfigurationError([
-      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate", "install <host>" or "events log"${hint}`,
+      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "report", "db migrate", "install <host>" or "events log"${hint}`,
     ]);
   }
   const command = word;
@@ -475,6 +482,15 @@ export function parseCli(argv: string[]): CliArgs {
   const audit =
     command === 'audit' && !bool('help') && !bool('version')
       ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
+      : undefined;
+  const report =
+    command === 'report' && !bool('help') && !bool('version')
+      ? parseReportArgs(positionals.slice(1), {
+          by: str('by'),
+          since: str('since'),
+          until: str('until'),
+          csv: bool('csv'),
+        })
       : undefined;
   const db = command === 'db' && !bool('help') && !bool('version') ? parseDbArgs(positionals.slice(1)) : undefined;
   if (command === 'events' && !bool('help') && !bool('version')) {
@@ -506,6 +522,7 @@ export function parseCli(argv: string[]): CliArgs {
   return {
     command,
     ...(audit ? { audit } : {}),
+    ...(report ? { report } : {}),
     ...(db ? { db } : {}),
     ...(install ? { install } : {}),
     sandbox: bool('sandbox'),
@@ -623,6 +640,22 @@ function parseAuditArgs(
   if (values.user !== undefined && values.user.trim() === '') problems.push('--user must name a caller id');
   if (problems.length) throw new ConfigurationError(problems);
   return { format: format as AuditArgs['format'], since, user: values.user?.trim() };
+}
+
+/** `genplat-mcp report [--by …] [--since ISO] [--until ISO] [--csv]` (src/report/cli.ts). */
+export interface ReportArgs extends ReportSelection {
+  csv: boolean;
+}
+
+function parseReportArgs(
+  rest: string[],
+  values: { by?: string | undefined; since?: string | undefined; until?: string | undefined; csv: boolean },
+): ReportArgs {
+  const problems: Problem[] = [];
+  if (rest.length !== 0) problems.push({ field: 'report', rule: `takes no word after it, got "${rest.join(' ')}"` });
+  const selection = parseSelection(values, problems);
+  if (problems.length) throw new ConfigurationError(problems.map((p) => `--${p.field} ${p.rule}`));
+  return { ...selection, csv: values.csv };
 }
 
 /** The OS data directory for genplat-mcp (XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows). */
@@ -852,8 +885,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  // `sim` needs no platform; `audit export` and `events log` read only the store; `db` works on the database alone.
-  if (!sandbox && !['sim', 'audit', 'db', 'events'].includes(cli.command)) {
+  // `sim` needs no platform; `audit export`, `report` and `events log` read only the store; `db` works on the database alone.
+  if (!sandbox && !['sim', 'audit', 'report', 'db', 'events'].includes(cli.command)) {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(

@@ -193,6 +193,12 @@ async function main(): Promise<void> {
     process.exitCode = await runAuditExport(config, cli.audit, log);
     return;
   }
+  if (cli.command === 'report' && cli.report) {
+    // The report is this command's output (no JSON-RPC here).
+    const { runReport } = await import('./report/cli.js');
+    process.exitCode = await runReport(config, cli.report, log);
+    return;
+  }
   if (cli.command === 'events') {
     // The delivery log is this command's output (no JSON-RPC here).
     const { runEventsLog } = await import('./events/cli.js');

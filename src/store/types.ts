@@ -206,6 +206,8 @@ export interface AuditEvent {
   refunded: number | undefined;
   platformEstimate: number | undefined;
   handle: string;
+  /** `admit` rows: the teams the call counts in (budgets by team, issue 30); absent on older rows. */
+  teams?: string[] | undefined;
 }
 
 export interface AuditFilter {
