@@ -386,7 +386,7 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--state-dir',
-    commands: ['audit', 'report', 'events'],
+    commands: ['audit', 'events'],
     meaning: 'State dir whose store is exported (a PostgreSQL store comes from GENPLAT_DATABASE_URL).',
     default: 'as GENPLAT_STATE_DIR',
   },
@@ -401,6 +401,18 @@ export const CLI_DOCS: CliDoc[] = [
     commands: ['audit'],
     meaning: 'Only calls admitted at or after this ISO 8601 date or date-time.',
     default: 'every call',
+  },
+  {
+    flag: '--state-dir',
+    commands: ['report'],
+    meaning: 'State dir whose store is read (a PostgreSQL store comes from GENPLAT_DATABASE_URL).',
+    default: 'as GENPLAT_STATE_DIR',
+  },
+  {
+    flag: '--sandbox',
+    commands: ['report'],
+    meaning: "Report on the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
+    default: 'off: the real store',
   },
   {
     flag: '--since',
@@ -434,7 +446,7 @@ export const CLI_DOCS: CliDoc[] = [
   },
   {
     flag: '--sandbox',
-    commands: ['audit', 'report', 'events'],
+    commands: ['audit', 'events'],
     meaning: "Export the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
     default: 'off: the real store',
   },
