@@ -1,6 +1,7 @@
 import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
 import { UserInputError } from '../src/errors.js';
 import { spendToday } from '../src/jobs/spend.js';
+import { recordedNames } from '../src/report/recorded-names.js';
 import { parseSelection } from '../src/report/selection.js';
 import { spendReport, TEAM_NOTE } from '../src/report/spend-report.js';
 
@@ -30,7 +31,8 @@ export default [
       // Whose calls: an HTTP caller's own only, as genplat://spend and list_jobs scope them; stdio is the
       // operator's own machine and store, as `genplat-mcp report` (every caller).
       const events = await jobs.auditEvents({ since: selection.since, owner });
-      const report = spendReport(events, selection, config.people);
+      const names = await recordedNames(events, config.people, (id) => jobs.get(id));
+      const report = spendReport(events, selection, config.people, names);
       return {
         scope: owner === undefined ? 'every caller' : 'your calls',
         ...report,

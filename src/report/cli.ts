@@ -9,6 +9,7 @@ import type { Config, ReportArgs } from '../config.js';
 import type { Logger } from '../log.js';
 import { openConfiguredStore } from '../store/index.js';
 import { reportCsv, reportTable } from './format.js';
+import { recordedNames } from './recorded-names.js';
 import { spendReport } from './spend-report.js';
 
 export async function runReport(
@@ -26,7 +27,8 @@ export async function runReport(
   const store = await openConfiguredStore(config, log);
   try {
     const events = await store.auditEvents({ since: args.since });
-    const report = spendReport(events, args, config.people);
+    const names = await recordedNames(events, config.people, (id) => store.get(id));
+    const report = spendReport(events, args, config.people, names);
     write(args.csv ? reportCsv(report) : reportTable(report));
     log.info(`report: ${report.total.calls} paid call(s) by ${report.by} from ${store.description}`);
     return 0;

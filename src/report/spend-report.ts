@@ -10,7 +10,8 @@
  * - counted  = what the call counts against the ceilings now (the store's spend rule, `countedCredits`): the
  *              figure to read as "what it cost" when the platform reports no charge.
  *
- * Groups: person = the owner id (stdio calls: `(stdio)`), named from the people file; team = the `admit` row's
+ * Groups: person = the owner id (stdio calls: `(stdio)`), named from the people file, else by the name the
+ * request carried (`recorded`); team = the `admit` row's
  * `teams` when it has them, else the owner's groups in the people file, else `(no team)` — a call in several
  * teams counts in each, so team rows may add up to more than the total; tool; day / week (ISO 8601, weeks start
  * Monday 00:00 UTC) / month, all of the admission time in UTC. Pure: no store, no clock.
@@ -106,6 +107,8 @@ export function spendReport(
   events: readonly AuditEvent[],
   selection: ReportSelection,
   people: PeopleDirectory = NO_PEOPLE,
+  /** Names the requests themselves carried, for callers the people file does not name (recorded-names.ts). */
+  recorded: ReadonlyMap<string, string> = new Map(),
 ): SpendReport {
   const { by, since, until } = selection;
   const teamsByCall = new Map<string, readonly string[] | undefined>();
@@ -130,7 +133,7 @@ export function spendReport(
     for (const key of keys) {
       let row = groups.get(key);
       if (!row) {
-        const name = by === 'person' && owner ? call.owner_name : null;
+        const name = by === 'person' && owner ? (call.owner_name ?? recorded.get(owner)) : null;
         row = { key, label: typeof name === 'string' ? name : key, ...zero() };
         groups.set(key, row);
       }

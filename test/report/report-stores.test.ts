@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { foldAudit } from '../../src/audit/export.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from '../../src/paid/admission.js';
 import type { PeopleDirectory } from '../../src/people/people-file.js';
+import { recordedNames } from '../../src/report/recorded-names.js';
 import { spendReport } from '../../src/report/spend-report.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import type { BundleItem, Store } from '../../src/store/types.js';
@@ -149,12 +150,29 @@ async function checks(s: Store): Promise<void> {
   expect(rowsOf(bobs)).toEqual({ audio: figures(1, 50, 0, 0, 50) });
 }
 
+/** A caller the people file does not name is named as their request named them (a bot's name for them). */
+async function namedByTheirRequest(s: Store): Promise<void> {
+  const res = await s.admit(
+    intent({ owner: 'token:dan', ownerName: 'Dan (via the bot)', fingerprint: 'd1' }, 10),
+    rules({ dayStart: new Date(0) }),
+    evaluateAdmission,
+  );
+  if (!res.admitted) throw new Error(res.reason);
+  const events = await s.auditEvents();
+  const names = await recordedNames(events, PEOPLE, (id) => s.get(id));
+  expect([...names]).toEqual([['token:dan', 'Dan (via the bot)']]);
+  const labels = spendReport(events, { by: 'person' }, PEOPLE, names).rows.map((r) => [r.key, r.label]);
+  expect(labels).toContainEqual(['token:dan', 'Dan (via the bot)']);
+  expect(labels).toContainEqual(['token:alice', 'Alice']);
+}
+
 describe('spend report totals equal the audit', () => {
   it('SQLite', async () => {
     const dir = await testDir();
     try {
       const s = await scenario(async (now) => dir.open({ now }));
       await checks(s);
+      await namedByTheirRequest(s);
     } finally {
       await dir.cleanup();
     }
@@ -165,6 +183,7 @@ describe('spend report totals equal the audit', () => {
     const s = await scenario((now) => openPostgresStore(url, { now }));
     try {
       await checks(s);
+      await namedByTheirRequest(s);
     } finally {
       await s.close();
     }
