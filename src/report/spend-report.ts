@@ -4,17 +4,17 @@
  * `foldAudit` (one row per call) and sums each call into the group `by` names. Per call:
  *
  * - quoted   = the quote the person consented to, from the `admit` row (every admitted call, even one the
- *              platform then refused: it was consented and held);
+ *              platform then refused or a campaign item released unsent: it was consented and held);
  * - charged  = the charge the platform reported, as last observed (0 when it reported none: many kinds never do);
  * - refunded = the refund the platform reported, as last observed;
  * - counted  = what the call counts against the ceilings now (the store's spend rule, `countedCredits`): the
  *              figure to read as "what it cost" when the platform reports no charge.
  *
  * Groups: person = the owner id (stdio calls: `(stdio)`), named from the people file, else by the name the
- * request carried (`recorded`); team = the `admit` row's
- * `teams` when it has them, else the owner's groups in the people file, else `(no team)` — a call in several
- * teams counts in each, so team rows may add up to more than the total; tool; day / week (ISO 8601, weeks start
- * Monday 00:00 UTC) / month, all of the admission time in UTC. Pure: no store, no clock.
+ * request carried (`recorded`); team = the `admit` row's `teams` when it has them, else the owner's groups in the
+ * people file, else `(no team)` — a call in several teams counts in each, so team rows may add up to more than
+ * the total; tool; day / week (ISO 8601, weeks start Monday 00:00 UTC) / month, all of the admission time in UTC.
+ * Pure: no store, no clock.
  */
 import { type AuditCallRow, foldAudit } from '../audit/export.js';
 import { NO_PEOPLE, type PeopleDirectory } from '../people/people-file.js';
