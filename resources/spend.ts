@@ -2,7 +2,7 @@ import { defineResource, defineResourceTemplate, variable } from '../src/define-
 import { UserInputError } from '../src/errors.js';
 import { spendToday } from '../src/jobs/spend.js';
 import { recordedNames } from '../src/report/recorded-names.js';
-import { parseSelection } from '../src/report/selection.js';
+import { parseSelection, REPORT_BY } from '../src/report/selection.js';
 import { spendReport, TEAM_NOTE } from '../src/report/spend-report.js';
 
 export default [
@@ -21,6 +21,7 @@ export default [
     description:
       'Paid calls from the audit grouped by person, team, tool, day, week or month (UTC): calls, quoted, charged, refunded and counted credits. Over HTTP, your own calls only.',
     list: async () => [{ uri: 'genplat://spend/report', name: 'Spend report by person' }],
+    complete: { by: async () => [...REPORT_BY] },
     read: async ({ config, jobs, owner }, _uri, vars) => {
       const problems: { field: string; rule: string }[] = [];
       const selection = parseSelection(

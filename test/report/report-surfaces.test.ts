@@ -121,8 +121,13 @@ describe('genplat-mcp report and genplat://spend/report', () => {
     }
   });
 
-  it('a bad selection is refused naming the field', async () => {
+  it('a bad selection is refused naming the field; by completes', async () => {
     const operator = await as(undefined);
+    const done = await operator.client.complete({
+      ref: { type: 'ref/resource', uri: 'genplat://spend/report{?by,since,until}' },
+      argument: { name: 'by', value: 'w' },
+    });
+    expect(done.completion.values).toEqual(['week']);
     await expect(operator.client.readResource({ uri: 'genplat://spend/report?by=year' })).rejects.toThrow(
       /"by": must be one of person, team, tool, day, week, month/,
     );
