@@ -179,7 +179,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PEOPLE',
     meaning:
-      "The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups, also}` (`also`: the person's other caller ids, so the requester never approves under another id: docs/operate.md \"One person, several ids\"): `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot's `name`). Checked at start and by `doctor`.",
+      'The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups, also}` (`also`: the person\'s other caller ids, so the requester never approves under another id: docs/operate.md "One person, several ids"): `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot\'s `name`). Checked at start and by `doctor`.',
     default: 'none',
   },
   {
