@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeDecision, type PendingApproval, verifiedCallerId } from '../../src/approvals/decide.js';
 import { approvalNeeded } from '../../src/approvals/evaluate.js';
 import { parseApprovalPolicy } from '../../src/approvals/load-policy.js';
+import { policyPeopleProblems } from '../../src/approvals/people-check.js';
 import { decisionRefusal } from '../../src/approvals/wording.js';
 import { describePerson } from '../../src/people/directory.js';
 import { parsePeople } from '../../src/people/people-file.js';
@@ -116,6 +117,17 @@ describe('approvalNeeded with aliases', () => {
       kind: 'impossible',
       rule: 'two',
     });
+  });
+
+  it("an approver listed by another of a person's ids is known to the people file (no doctor warning)", async () => {
+    const policy = await parseApprovalPolicy(
+      JSON.stringify({ rules: [{ when: {}, approvers: [LEAD_BOT, 'slack:T1:U_GONE'] }] }),
+      'json',
+      'test',
+    );
+    expect(policyPeopleProblems(policy, directory()).warnings).toEqual([
+      'rules[0].approvers: "slack:T1:U_GONE" is not in GENPLAT_PEOPLE',
+    ]);
   });
 
   it("names and groups a person's other ids as the person", () => {
