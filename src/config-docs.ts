@@ -153,6 +153,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'none',
   },
   {
+    env: 'GENPLAT_HTTP_TOKEN_SCOPES',
+    meaning:
+      'What each named token of `GENPLAT_HTTP_TOKEN` may do (docs/operate.md "Scoped credentials"): comma-separated `<name>=read|quote|spend`, e.g. `planner=quote,viewer=read`. `read` lists and waits; `quote` also calls paid tools for their quote and consent card but can never admit one (no token, form, policy or approval decision of its is accepted); `spend` starts paid jobs. A token not listed spends.',
+    default: 'every token: `spend`',
+  },
+  {
     env: 'GENPLAT_HTTP_DELEGATING',
     meaning:
       'Bot credentials that may act for people (docs/chat-bots.md "Identity"): comma-separated names of named tokens of `GENPLAT_HTTP_TOKEN` and `client:<OAuth client id>` entries. Such a bot names the person of each request in `params._meta["io.genplat/on_behalf_of"] = {"id": "<person>", "name"?: "<display name>"}`; the caller is then `<bot owner>:<person>` (`token:chatbot:alice`). Any other credential naming a person is refused (403).',
@@ -173,7 +179,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PEOPLE',
     meaning:
-      "The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups}`: `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot's `name`). Checked at start and by `doctor`.",
+      'The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups, also}` (`also`: the person\'s other caller ids, so the requester never approves under another id: docs/operate.md "One person, several ids"): `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot\'s `name`). Checked at start and by `doctor`.',
     default: 'none',
   },
   {

@@ -12,7 +12,9 @@ import type { ApprovalPolicy } from './approvals/policy-schema.js';
 import type { DelegationConfig } from './auth/delegation.js';
 import { parseDelegating, parseSlackAuth } from './auth/identity-config.js';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
+import type { Access } from './auth/scopes.js';
 import type { SlackAuthConfig } from './auth/slack-auth.js';
+import { parseTokenScopes } from './auth/token-scopes.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { type EventsConfig, loadEventsConfig } from './events/config.js';
@@ -77,6 +79,8 @@ export interface HttpConfig {
    * `tokens` without a name keeps 0.1's owner id (src/auth/identity.ts).
    */
   tokenNames?: Record<string, string>;
+  /** `GENPLAT_HTTP_TOKEN_SCOPES`: name → read|quote|spend; a named token not listed, and every unnamed one, spends. */
+  tokenScopes?: Record<string, Access>;
   /** Browser origins allowed (lower-cased `scheme://host[:port]`); a request with any other Origin gets 403. */
   allowedOrigins: string[];
   /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
@@ -274,6 +278,8 @@ const EnvSchema = z.object({
   // Comma-separated, one token per caller, `name=token` or `token`: checked by parseHttpTokens (never quoted).
   GENPLAT_HTTP_TOKEN: z.string().optional(),
   GENPLAT_HTTP_DELEGATING: z.string().optional(),
+  // `name=read|quote|spend` per named token: checked by parseTokenScopes.
+  GENPLAT_HTTP_TOKEN_SCOPES: z.string().optional(),
   GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
   GENPLAT_SLACK_TEAMS: z.string().optional(),
   GENPLAT_PEOPLE: z.string().optional(),
@@ -946,6 +952,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const oauth = parseOAuthConfig(e, publicUrl, problems);
   const slack = parseSlackAuth(e.GENPLAT_SLACK_SIGNING_SECRETS, e.GENPLAT_SLACK_TEAMS, problems);
   const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
+  const tokenScopes = parseTokenScopes(e.GENPLAT_HTTP_TOKEN_SCOPES, httpTokens.names, problems);
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
@@ -998,6 +1005,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       token: httpTokens.tokens[0],
       tokens: httpTokens.tokens,
       tokenNames: httpTokens.names,
+      tokenScopes,
       allowedOrigins,
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
       // 100 requests in flight per instance: a chat-ops team's clients, each with a 50 s wait open, with room to spare.

@@ -10,7 +10,7 @@ import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@
 import { z } from 'zod';
 import type { OnDecided } from './approvals/store-desk.js';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
-import { scopeChallengeFor } from './auth/scopes.js';
+import { type Access, scopeChallengeFor } from './auth/scopes.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -45,6 +45,8 @@ export interface RuntimeDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string | undefined;
+  /** HTTP mode: what the credential may do (src/auth/scopes.ts); undefined on stdio (spend). */
+  access?: Access | undefined;
   /** HTTP mode: who the caller is (name, e-mail, groups) for messages people read; undefined on stdio. */
   person?: PersonLabel | undefined;
   /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
@@ -126,9 +128,10 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),
-      // OAuth (HTTP): a read-only token is refused a paid tool by the SDK (403 insufficient_scope) before any work;
-      // deciding an approval lets money be spent, so it needs the spend scope too.
-      scopeChallenge: scopeChallengeFor(billable || spec.toolset === 'approvals' ? 'spend' : 'read'),
+      // HTTP: a read-only credential is refused a paid tool by the SDK (403 insufficient_scope) before any work; a
+      // quote-only one gets the quote and nothing more (src/paid/guard.ts). Deciding an approval lets money be spent,
+      // so it needs the spend scope.
+      scopeChallenge: scopeChallengeFor(spec.toolset === 'approvals' ? 'spend' : billable ? 'quote' : 'read'),
     };
     const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
       try {
@@ -232,6 +235,7 @@ export async function runBillable(
       jobs: deps.jobs,
       log: deps.log,
       owner: deps.owner,
+      access: deps.access ?? 'spend',
       ownerLabel: deps.person,
       now: deps.now ?? Date.now,
       tokenTtlMs: deps.tokenTtlMs,

@@ -85,6 +85,7 @@ async function consentAndAdmit(
     carrier: args.carrier ?? 'model',
     elicit: args.elicit,
     form: args.form,
+    access: deps.access,
     ...(items ? { itemCredits: items.map((i) => i.estimate.credits) } : {}),
   };
 

@@ -274,8 +274,9 @@ export async function startHttpRuntime(
         : {}),
       ...(config.slack ? { slack: config.slack } : {}),
       delegation: config.delegation,
-      buildServer: (owner, era, names) =>
+      buildServer: (owner, era, names, access) =>
         buildServer({
+          access,
           person: describePerson(config.people, owner, names),
           config,
           client,

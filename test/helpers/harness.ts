@@ -86,6 +86,8 @@ export interface HarnessOptions {
   tools?: ToolSpec[];
   /** HTTP-mode caller id; undefined = stdio. */
   owner?: string;
+  /** HTTP-mode credential level (src/auth/scopes.ts); undefined = the operator's process (spend). */
+  access?: import('../../src/auth/scopes.js').Access;
   /** File services (HTTP's, or stdio `--sandbox`'s loopback staging: src/files/sandbox-staging.ts). */
   files?: FileServices;
   /** Protocol era of the client; default `GENPLAT_TEST_ERA` or `legacy`. */
@@ -197,6 +199,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       poller,
       log,
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      ...(opts.access !== undefined ? { access: opts.access } : {}),
       ...(opts.files ? { files: opts.files } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.now ? { now: opts.now } : {}),
