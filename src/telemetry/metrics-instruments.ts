@@ -15,6 +15,7 @@ import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { type IMetricReader, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { MetricsSink } from './metrics.js';
+import { routeTemplate } from './metrics-route-template.js';
 
 /** The MCP semantic conventions' advice for mcp.server.operation.duration (seconds). */
 const MCP_DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -137,8 +138,8 @@ function instruments(meter: Meter): MetricsSink {
     admissionRefused(tool, rule) {
       refusals.add(1, { 'gen_ai.tool.name': tool, rule });
     },
-    platformResponse(method, route, status, error, seconds) {
-      const attrs: Attributes = { 'http.request.method': method, 'http.route': route };
+    platformResponse(method, path, status, error, seconds) {
+      const attrs: Attributes = { 'http.request.method': method, 'http.route': routeTemplate(path) };
       if (status !== undefined) attrs['http.response.status_code'] = status;
       if (error !== 'ok') attrs['error.type'] = error;
       platform.record(seconds, attrs);

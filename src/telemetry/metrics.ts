@@ -16,7 +16,8 @@ export type ToolOutcome = 'ok' | 'tool_error' | 'refused' | 'invalid_input' | 'i
 export interface MetricsSink {
   toolCall(tool: string, outcome: ToolOutcome, seconds: number): void;
   admissionRefused(tool: string, rule: string): void;
-  platformResponse(method: string, route: string, status: number | undefined, error: string, seconds: number): void;
+  /** `path` as requested (the sink keeps only its route template: metrics-route-template.ts). */
+  platformResponse(method: string, path: string, status: number | undefined, error: string, seconds: number): void;
   creditsQuoted(tool: string, owner: string | undefined, credits: number): void;
   jobFinal(tool: string, owner: string | undefined, charged: number, refunded: number): void;
   eventDelivery(outcome: 'delivered' | 'retry' | 'gave_up' | 'skipped', lagSeconds: number | undefined): void;
@@ -39,8 +40,8 @@ export function metricsOn(): boolean {
 export const metrics: MetricsSink = {
   toolCall: (tool, outcome, seconds) => sink?.toolCall(tool, outcome, seconds),
   admissionRefused: (tool, rule) => sink?.admissionRefused(tool, rule),
-  platformResponse: (method, route, status, error, seconds) =>
-    sink?.platformResponse(method, route, status, error, seconds),
+  platformResponse: (method, path, status, error, seconds) =>
+    sink?.platformResponse(method, path, status, error, seconds),
   creditsQuoted: (tool, owner, credits) => sink?.creditsQuoted(tool, owner, credits),
   jobFinal: (tool, owner, charged, refunded) => sink?.jobFinal(tool, owner, charged, refunded),
   eventDelivery: (outcome, lagSeconds) => sink?.eventDelivery(outcome, lagSeconds),

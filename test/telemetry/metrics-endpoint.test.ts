@@ -7,41 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, sc, startHttpFixture, TOKEN_A, TOKEN_B } from '../http/helpers.js';
+import { parseProm, scrape, sum } from './prom-text.js';
 
 const METRICS_TOKEN = 'metrics-scraper-0123456789';
-
-/** One sample of the Prometheus text format: name, labels, value. */
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-function parseProm(text: string): Sample[] {
-  const out: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-    if (!m) throw new Error(`not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
-    out.push({ name: m[1]!, labels, value: Number(m[3]) });
-  }
-  return out;
-}
-
-/** The sum of `name`'s samples whose labels include `where`. */
-const sum = (samples: Sample[], name: string, where: Record<string, string> = {}) =>
-  samples
-    .filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
-    .reduce((a, s) => a + s.value, 0);
-
-async function scrape(f: HttpFixture, authorization?: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(new URL('/metrics', f.url), {
-    headers: authorization ? { authorization } : {},
-  });
-  return { status: res.status, text: await res.text() };
-}
 
 describe('/metrics when GENPLAT_METRICS_TOKEN is unset', () => {
   let f: HttpFixture;
