@@ -209,7 +209,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'OTEL_METRICS_EXPORTER',
     meaning:
-      'Metrics over OTLP (docs/operate.md "Metrics"): `otlp` turns the push exporter on; `none` keeps it off even with an endpoint set. The exporter reads the other `OTEL_EXPORTER_OTLP_*` variables (headers, protocol: http/protobuf) itself.',
+      'Metrics over OTLP (docs/operate.md "Metrics"): `otlp` turns the push exporter on; `none` keeps it off even with an endpoint set. The exporter (OTLP over HTTP, JSON) reads the other `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) itself.',
     default: 'off',
   },
   {
