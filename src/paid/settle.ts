@@ -67,7 +67,7 @@ export async function settleSubmission(
     ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
     ...(sub.platformEstimate !== undefined ? { platformEstimate: sub.platformEstimate } : {}),
   };
-  metrics.creditsQuoted(rec.tool, rec.owner, est?.credits ?? 0);
+  metrics.creditsQuoted(rec.tool, rec.owner, (est ?? rec.estimate)?.credits ?? 0);
   // What the store now holds for this job: the quote and whatever the platform reported at submit time.
   const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
   warnIfAboveQuote(deps.log, settled);

@@ -111,7 +111,7 @@ function instruments(meter: Meter): MetricsSink {
     description: 'Credits the platform refunded, counted when a job ends.',
   });
   const deliveries = meter.createCounter('genplat.events.delivery.attempts', {
-    description: 'Event delivery attempts by outcome (delivered, retry, gave_up, skipped).',
+    description: 'Event delivery attempts by outcome (delivered, retry, gave_up).',
   });
   const lag = meter.createHistogram('genplat.events.delivery.lag', {
     unit: 's',

@@ -20,7 +20,7 @@ export interface MetricsSink {
   platformResponse(method: string, path: string, status: number | undefined, error: string, seconds: number): void;
   creditsQuoted(tool: string, owner: string | undefined, credits: number): void;
   jobFinal(tool: string, owner: string | undefined, charged: number, refunded: number): void;
-  eventDelivery(outcome: 'delivered' | 'retry' | 'gave_up' | 'skipped', lagSeconds: number | undefined): void;
+  eventDelivery(outcome: 'delivered' | 'retry' | 'gave_up', lagSeconds: number | undefined): void;
   storeCall(op: string, outcome: 'ok' | 'error' | 'timeout', seconds: number): void;
 }
 
