@@ -84,7 +84,7 @@ export function createMetricsRuntime(opts: InstrumentOptions): MetricsRuntime {
 function instruments(meter: Meter): MetricsSink {
   const operation = meter.createHistogram('mcp.server.operation.duration', {
     unit: 's',
-    description: 'MCP request duration as observed on the server (tools/call).',
+    description: 'MCP request duration as observed on the server (tools/call, resources/read).',
     advice: { explicitBucketBoundaries: MCP_DURATION_BUCKETS },
   });
   const toolCalls = meter.createCounter('genplat.tool.calls', {
@@ -134,6 +134,9 @@ function instruments(meter: Meter): MetricsSink {
       // The conventions: error.type only when the call failed; `tool_error` for an isError result.
       if (outcome !== 'ok' && outcome !== 'input_required') attrs['error.type'] = 'tool_error';
       operation.record(seconds, attrs);
+    },
+    operation(method, errorType, seconds) {
+      operation.record(seconds, { 'mcp.method.name': method, ...(errorType ? { 'error.type': errorType } : {}) });
     },
     admissionRefused(tool, rule) {
       refusals.add(1, { 'gen_ai.tool.name': tool, rule });

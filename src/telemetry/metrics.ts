@@ -15,6 +15,8 @@ export type ToolOutcome = 'ok' | 'tool_error' | 'refused' | 'invalid_input' | 'i
 /** What the hooks feed: the real instruments when on. */
 export interface MetricsSink {
   toolCall(tool: string, outcome: ToolOutcome, seconds: number): void;
+  /** Another MCP request (resources/read): `errorType` = the JSON-RPC error code it failed with, as a string. */
+  operation(method: string, errorType: string | undefined, seconds: number): void;
   admissionRefused(tool: string, rule: string): void;
   /** `path` as requested (the sink keeps only its route template: metrics-route-template.ts). */
   platformResponse(method: string, path: string, status: number | undefined, error: string, seconds: number): void;
@@ -39,6 +41,7 @@ export function metricsOn(): boolean {
 /** The hooks. Each is a no-op while metrics are off. */
 export const metrics: MetricsSink = {
   toolCall: (tool, outcome, seconds) => sink?.toolCall(tool, outcome, seconds),
+  operation: (method, errorType, seconds) => sink?.operation(method, errorType, seconds),
   admissionRefused: (tool, rule) => sink?.admissionRefused(tool, rule),
   platformResponse: (method, path, status, error, seconds) =>
     sink?.platformResponse(method, path, status, error, seconds),

@@ -73,6 +73,9 @@ describe('/metrics with GENPLAT_METRICS_TOKEN', () => {
     expect((await call('get_job', { handle: 'video:does-not-exist' })).isError).toBe(true);
     expect((await call('list_avatars', {})).isError).toBeFalsy();
     const created = { handle: gesture.handle };
+    // resources/read in the conventions' histogram too: one that answers, one that fails (a job nobody has).
+    await c.client.readResource({ uri: 'genplat://avatars' });
+    await expect(c.client.readResource({ uri: 'genplat://jobs/video:nobody-has-it' })).rejects.toThrow();
     let charged: number | undefined;
     for (let i = 0; i < 20 && charged === undefined; i++) {
       const w = sc(await call('wait_for_jobs', { handles: [created.handle], max_wait_s: 10 }));
@@ -99,6 +102,15 @@ describe('/metrics with GENPLAT_METRICS_TOKEN', () => {
     expect(sum(s, 'mcp_server_operation_duration_count', { error_type: 'tool_error' })).toBe(
       outcomes.filter((o) => o.isError).length,
     );
+    expect(sum(s, 'mcp_server_operation_duration_count', { mcp_method_name: 'resources/read' })).toBe(2);
+    expect(
+      s
+        .filter(
+          (x) => x.name === 'mcp_server_operation_duration_count' && x.labels.mcp_method_name === 'resources/read',
+        )
+        .map((x) => x.labels.error_type ?? 'ok')
+        .sort(),
+    ).toEqual(['-32602', 'ok']);
     // Refusals by rule.
     expect(sum(s, 'genplat_admission_refusals_total', { rule: 'duplicate' })).toBe(1);
     expect(sum(s, 'genplat_admission_refusals_total', { rule: 'per_day' })).toBe(1);
