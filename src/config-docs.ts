@@ -207,6 +207,39 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: '259200 (3 days)',
   },
   {
+    env: 'GENPLAT_METRICS_TOKEN',
+    meaning:
+      'HTTP mode: serves Prometheus metrics at `/metrics` to requests carrying `Authorization: Bearer <this token>` (401 otherwise; 404 when unset). At least 16 characters, and not one of the `GENPLAT_HTTP_TOKEN`s. Metrics, names and queries: docs/operate.md "Metrics".',
+    default: 'off',
+  },
+  {
+    env: 'OTEL_METRICS_EXPORTER',
+    meaning:
+      'Metrics over OTLP (docs/operate.md "Metrics"): `otlp` turns the push exporter on; `none` keeps it off even with an endpoint set. The exporter (OTLP over HTTP, JSON) reads the other `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) itself.',
+    default: 'off',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    meaning:
+      'The OTLP collector (e.g. `http://127.0.0.1:4318`); set with no `OTEL_METRICS_EXPORTER`, it turns metrics on over OTLP.',
+    default: 'none',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+    meaning: 'The OTLP metrics endpoint (full URL, e.g. `http://127.0.0.1:4318/v1/metrics`); as above, metrics only.',
+    default: 'none',
+  },
+  {
+    env: 'OTEL_METRIC_EXPORT_INTERVAL',
+    meaning: 'Milliseconds between two OTLP metric exports (1000-3600000).',
+    default: '60000',
+  },
+  {
+    env: 'OTEL_SDK_DISABLED',
+    meaning: '`true` turns every metric off, the OTLP export and `/metrics` alike, whatever else is set.',
+    default: 'false',
+  },
+  {
     env: 'GENPLAT_OAUTH_ISSUER',
     meaning:
       "HTTP mode: sign people in with OAuth 2.1. The issuer of the authorization server (someone else's: Auth0, Keycloak, WorkOS…; we never issue tokens), exactly as its tokens spell `iss`. Turns on protected resource metadata at `/.well-known/oauth-protected-resource[/mcp]`, `WWW-Authenticate` challenges, and the scopes `genplat:read` / `genplat:spend`. A caller is the token's issuer + subject (owner `oidc:<16 hex>`).",

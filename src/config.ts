@@ -24,6 +24,7 @@ import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep,
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type Problem, parseSelection, type ReportSelection } from './report/selection.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
+import { type MetricsConfig, parseMetricsConfig } from './telemetry/metrics-config.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -171,6 +172,8 @@ export interface Config {
   peopleFile?: string | undefined;
   /** Events to bots (GENPLAT_EVENTS_*, src/events/config.ts, docs/events.md); undefined = off. */
   events?: EventsConfig | undefined;
+  /** Metrics (OTEL_* and GENPLAT_METRICS_TOKEN, src/telemetry/metrics-config.ts); undefined = off. */
+  metrics?: MetricsConfig | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -284,6 +287,13 @@ const EnvSchema = z.object({
   GENPLAT_SLACK_TEAMS: z.string().optional(),
   GENPLAT_PEOPLE: z.string().optional(),
   GENPLAT_EVENTS_URL: z.string().optional(),
+  GENPLAT_METRICS_TOKEN: z.string().optional(),
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_METRICS_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.string().optional(),
+  // Milliseconds: 1 s (a test) to 1 h.
+  OTEL_METRIC_EXPORT_INTERVAL: intFrom('OTEL_METRIC_EXPORT_INTERVAL', 1000, 3_600_000).optional(),
   GENPLAT_EVENTS_SECRET: z.string().optional(),
   GENPLAT_EVENTS_ENDPOINTS: z.string().optional(),
   // Seconds: 1 minute (a test) to 30 days.
@@ -956,6 +966,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
+  const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -1024,6 +1035,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     delegation,
     people,
     ...(events ? { events } : {}),
+    ...(metrics ? { metrics } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',

@@ -34,6 +34,8 @@ import { withSlackBlocks } from './protocol/slack-results.js';
 import { followWhileOpen } from './protocol/task-follow.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
+import { metrics } from './telemetry/metrics.js';
+import { errorOutcome, markOutcome, outcomeOf } from './telemetry/metrics-outcome.js';
 import { transportOf, visibleSpecs } from './tool-visibility.js';
 
 export interface RuntimeDeps {
@@ -134,15 +136,18 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       scopeChallenge: scopeChallengeFor(spec.toolset === 'approvals' ? 'spend' : billable ? 'quote' : 'read'),
     };
     const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
+      const started = performance.now();
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);
         const answer = spec.billable
           ? await runBillable(server, spec as PaidToolSpec, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
+        metrics.toolCall(spec.name, outcomeOf(answer), (performance.now() - started) / 1000);
         // A Slack Block Kit client also gets the answer as blocks (paid and job tools only).
         return withSlackBlocks(server, extra, spec.name, billable, answer, deps.log);
       } catch (err) {
+        metrics.toolCall(spec.name, errorOutcome(err), (performance.now() - started) / 1000);
         return toolError(err, deps.log);
       }
     };
@@ -247,7 +252,7 @@ export async function runBillable(
       roots: declaredRoots,
     },
   );
-  if ('error' in result) return toolError(result.error, deps.log);
+  if ('error' in result) return markOutcome(toolError(result.error, deps.log), result.error);
   if ('askForm' in result) {
     const { message, envelope } = result.askForm;
     return askWithForm(message, envelope.confirmation_token as string, deps.consentState, extra);

@@ -12,6 +12,7 @@ import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
+import { metrics } from '../telemetry/metrics.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
 import { userDayLimit } from './budgets.js';
 import { consentFormText, tokenFlowSummary } from './chat-summary.js';
@@ -242,6 +243,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     { ...req, fingerprint: fp, ...legacy },
     req.itemCredits,
   );
+  if (refusal) metrics.admissionRefused(req.tool, refusal.reason);
   if (refusal) return { kind: 'refuse', error: refusalError(req.tool, refusal as PrecheckRefusal) };
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
