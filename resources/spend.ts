@@ -1,5 +1,9 @@
-import { defineResource } from '../src/define-resource.js';
+import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
+import { UserInputError } from '../src/errors.js';
 import { budgetStatus, spendToday } from '../src/jobs/spend.js';
+import { recordedNames } from '../src/report/recorded-names.js';
+import { parseSelection, REPORT_BY } from '../src/report/selection.js';
+import { spendReport, TEAM_NOTE } from '../src/report/spend-report.js';
 
 export default [
   defineResource({
@@ -12,5 +16,32 @@ export default [
       ...(await spendToday(config, jobs, owner)),
       budgets: await budgetStatus(config, jobs, { owner, teams: person?.groups }),
     }),
+  }),
+  defineResourceTemplate({
+    name: 'spend-report',
+    uriTemplate: 'genplat://spend/report{?by,since,until}',
+    title: 'Spend report',
+    description:
+      'Paid calls from the audit grouped by person, team, tool, day, week or month (UTC): calls, quoted, charged, refunded and counted credits. Over HTTP, your own calls only.',
+    list: async () => [{ uri: 'genplat://spend/report', name: 'Spend report by person' }],
+    complete: { by: async () => [...REPORT_BY] },
+    read: async ({ config, jobs, owner }, _uri, vars) => {
+      const problems: { field: string; rule: string }[] = [];
+      const selection = parseSelection(
+        { by: variable(vars, 'by'), since: variable(vars, 'since'), until: variable(vars, 'until') },
+        problems,
+      );
+      if (problems[0]) throw new UserInputError(problems[0].field, problems[0].rule);
+      // Whose calls: an HTTP caller's own only, as genplat://spend and list_jobs scope them; stdio is the
+      // operator's own machine and store, as `genplat-mcp report` (every caller).
+      const events = await jobs.auditEvents({ since: selection.since, owner });
+      const names = await recordedNames(events, config.people, (id) => jobs.get(id));
+      const report = spendReport(events, selection, config.people, names);
+      return {
+        scope: owner === undefined ? 'every caller' : 'your calls',
+        ...report,
+        ...(report.by === 'team' ? { note: TEAM_NOTE } : {}),
+      };
+    },
   }),
 ];

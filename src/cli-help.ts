@@ -27,6 +27,10 @@ const USAGE: Record<Command, { line: string; what: string }> = {
     line: 'genplat-mcp audit export [options]',
     what: 'Writes the audit trail of paid calls (who, when, tool, quote, consent, request id, outcome, reported charge) to stdout as CSV or JSON lines. Never a token or the API key.',
   },
+  report: {
+    line: 'genplat-mcp report [options]',
+    what: 'The spend report (docs/operate.md "The spend report"): paid calls of every caller from the audit, grouped by person, team, tool, day, week or month (UTC), with calls, quoted, charged, refunded and counted credits and a total; an aligned table, or CSV with --csv. Reads the store like audit export.',
+  },
   db: {
     line: 'genplat-mcp db migrate | db grant <runtime role>',
     what: "The shared PostgreSQL store's least-privilege setup (docs/storage.md), run with GENPLAT_DATABASE_URL set to the migration role (the owner of the genplat_* tables): `migrate` creates or upgrades the schema; `grant` also gives the server's runtime role only what it needs (it cannot alter the audit or rewrite spend) and prints the statements it ran.",
@@ -48,6 +52,7 @@ const ENV_OF: Record<Command, (env: string) => boolean> = {
   sim: (env) => env === 'GENPLAT_STATE_DIR',
   // The store the server writes: its folder or PostgreSQL URL.
   audit: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
+  report: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL' || env === 'GENPLAT_PEOPLE',
   db: (env) => env === 'GENPLAT_DATABASE_URL',
   events: (env) => env === 'GENPLAT_STATE_DIR' || env === 'GENPLAT_DATABASE_URL',
   install: (env) => env === 'GENPLAT_API_KEY' || env === 'GENPLAT_BASE_URL' || env === 'GENPLAT_HTTP_TOKEN',

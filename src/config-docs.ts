@@ -171,6 +171,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'none',
   },
   {
+    env: 'GENPLAT_HTTP_TOKEN_SCOPES',
+    meaning:
+      'What each named token of `GENPLAT_HTTP_TOKEN` may do (docs/operate.md "Scoped credentials"): comma-separated `<name>=read|quote|spend`, e.g. `planner=quote,viewer=read`. `read` lists and waits; `quote` also calls paid tools for their quote and consent card but can never admit one (no token, form, policy or approval decision of its is accepted); `spend` starts paid jobs. A token not listed spends.',
+    default: 'every token: `spend`',
+  },
+  {
     env: 'GENPLAT_HTTP_DELEGATING',
     meaning:
       'Bot credentials that may act for people (docs/chat-bots.md "Identity"): comma-separated names of named tokens of `GENPLAT_HTTP_TOKEN` and `client:<OAuth client id>` entries. Such a bot names the person of each request in `params._meta["io.genplat/on_behalf_of"] = {"id": "<person>", "name"?: "<display name>"}`; the caller is then `<bot owner>:<person>` (`token:chatbot:alice`). Any other credential naming a person is refused (403).',
@@ -191,7 +197,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_PEOPLE',
     meaning:
-      "The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups}`: `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot's `name`). Checked at start and by `doctor`.",
+      'The people file: a JSON or YAML (`.yaml`/`.yml`) mapping of caller id → `{name, email, groups, also}` (`also`: the person\'s other caller ids, so the requester never approves under another id: docs/operate.md "One person, several ids"): `audit export` shows the name and e-mail beside each caller id (`owner_name`, `owner_email`); approval messages name people by it, else by what the request carried (OAuth `name`/`email` claims, a delegating bot\'s `name`). Checked at start and by `doctor`.',
     default: 'none',
   },
   {
@@ -217,6 +223,39 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     meaning:
       'Seconds an undelivered event is retried (same `webhook-id`; backoff ≤ 60 s for the first hour, then up to 1 h) before it is given up and logged (`genplat-mcp events log`).',
     default: '259200 (3 days)',
+  },
+  {
+    env: 'GENPLAT_METRICS_TOKEN',
+    meaning:
+      'HTTP mode: serves Prometheus metrics at `/metrics` to requests carrying `Authorization: Bearer <this token>` (401 otherwise; 404 when unset). At least 16 characters, and not one of the `GENPLAT_HTTP_TOKEN`s. Metrics, names and queries: docs/operate.md "Metrics".',
+    default: 'off',
+  },
+  {
+    env: 'OTEL_METRICS_EXPORTER',
+    meaning:
+      'Metrics over OTLP (docs/operate.md "Metrics"): `otlp` turns the push exporter on; `none` keeps it off even with an endpoint set. The exporter (OTLP over HTTP, JSON) reads the other `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) itself.',
+    default: 'off',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    meaning:
+      'The OTLP collector (e.g. `http://127.0.0.1:4318`); set with no `OTEL_METRICS_EXPORTER`, it turns metrics on over OTLP.',
+    default: 'none',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+    meaning: 'The OTLP metrics endpoint (full URL, e.g. `http://127.0.0.1:4318/v1/metrics`); as above, metrics only.',
+    default: 'none',
+  },
+  {
+    env: 'OTEL_METRIC_EXPORT_INTERVAL',
+    meaning: 'Milliseconds between two OTLP metric exports (1000-3600000).',
+    default: '60000',
+  },
+  {
+    env: 'OTEL_SDK_DISABLED',
+    meaning: '`true` turns every metric off, the OTLP export and `/metrics` alike, whatever else is set.',
+    default: 'false',
   },
   {
     env: 'GENPLAT_OAUTH_ISSUER',
@@ -425,6 +464,42 @@ export const CLI_DOCS: CliDoc[] = [
     commands: ['audit'],
     meaning: 'Only calls admitted at or after this ISO 8601 date or date-time.',
     default: 'every call',
+  },
+  {
+    flag: '--state-dir',
+    commands: ['report'],
+    meaning: 'State dir whose store is read (a PostgreSQL store comes from GENPLAT_DATABASE_URL).',
+    default: 'as GENPLAT_STATE_DIR',
+  },
+  {
+    flag: '--sandbox',
+    commands: ['report'],
+    meaning: "Report on the sandbox's own store (`<state dir>/sandbox`), where `--sandbox` servers record their calls.",
+    default: 'off: the real store',
+  },
+  {
+    flag: '--since',
+    commands: ['report'],
+    meaning: 'Only calls admitted at or after this ISO 8601 date or date-time (UTC unless it names an offset).',
+    default: 'every call',
+  },
+  {
+    flag: '--until',
+    commands: ['report'],
+    meaning: 'Only calls admitted before this ISO 8601 date or date-time (exclusive; UTC unless it names an offset).',
+    default: 'every call',
+  },
+  {
+    flag: '--by',
+    commands: ['report'],
+    meaning: 'Group by `person`, `team`, `tool`, `day`, `week` (ISO, from Monday 00:00 UTC) or `month` (UTC).',
+    default: 'person',
+  },
+  {
+    flag: '--csv',
+    commands: ['report'],
+    meaning: 'CSV (RFC 4180) instead of the aligned table; the last line is the total.',
+    default: 'off: an aligned table',
   },
   {
     flag: '--user',

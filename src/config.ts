@@ -12,7 +12,9 @@ import type { ApprovalPolicy } from './approvals/policy-schema.js';
 import type { DelegationConfig } from './auth/delegation.js';
 import { parseDelegating, parseSlackAuth } from './auth/identity-config.js';
 import { type OAuthConfig, parseHttpTokens, parseOAuthConfig } from './auth/oauth-config.js';
+import type { Access } from './auth/scopes.js';
 import type { SlackAuthConfig } from './auth/slack-auth.js';
+import { parseTokenScopes } from './auth/token-scopes.js';
 import { closest } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 import { type EventsConfig, loadEventsConfig } from './events/config.js';
@@ -21,7 +23,9 @@ import { HOSTS, type HostId } from './install/hosts.js';
 import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { type BudgetsFile, budgetConflicts, loadBudgetsFile } from './paid/budgets-file.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
+import { type Problem, parseSelection, type ReportSelection } from './report/selection.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
+import { type MetricsConfig, parseMetricsConfig } from './telemetry/metrics-config.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -77,6 +81,8 @@ export interface HttpConfig {
    * `tokens` without a name keeps 0.1's owner id (src/auth/identity.ts).
    */
   tokenNames?: Record<string, string>;
+  /** `GENPLAT_HTTP_TOKEN_SCOPES`: name → read|quote|spend; a named token not listed, and every unnamed one, spends. */
+  tokenScopes?: Record<string, Access>;
   /** Browser origins allowed (lower-cased `scheme://host[:port]`); a request with any other Origin gets 403. */
   allowedOrigins: string[];
   /** Extra Host header names accepted besides the bound host and loopback names (a reverse proxy's name). */
@@ -174,6 +180,8 @@ export interface Config {
   peopleFile?: string | undefined;
   /** Events to bots (GENPLAT_EVENTS_*, src/events/config.ts, docs/events.md); undefined = off. */
   events?: EventsConfig | undefined;
+  /** Metrics (OTEL_* and GENPLAT_METRICS_TOKEN, src/telemetry/metrics-config.ts); undefined = off. */
+  metrics?: MetricsConfig | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -284,10 +292,19 @@ const EnvSchema = z.object({
   // Comma-separated, one token per caller, `name=token` or `token`: checked by parseHttpTokens (never quoted).
   GENPLAT_HTTP_TOKEN: z.string().optional(),
   GENPLAT_HTTP_DELEGATING: z.string().optional(),
+  // `name=read|quote|spend` per named token: checked by parseTokenScopes.
+  GENPLAT_HTTP_TOKEN_SCOPES: z.string().optional(),
   GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
   GENPLAT_SLACK_TEAMS: z.string().optional(),
   GENPLAT_PEOPLE: z.string().optional(),
   GENPLAT_EVENTS_URL: z.string().optional(),
+  GENPLAT_METRICS_TOKEN: z.string().optional(),
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_METRICS_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.string().optional(),
+  // Milliseconds: 1 s (a test) to 1 h.
+  OTEL_METRIC_EXPORT_INTERVAL: intFrom('OTEL_METRIC_EXPORT_INTERVAL', 1000, 3_600_000).optional(),
   GENPLAT_EVENTS_SECRET: z.string().optional(),
   GENPLAT_EVENTS_ENDPOINTS: z.string().optional(),
   // Seconds: 1 minute (a test) to 30 days.
@@ -343,10 +360,10 @@ const EnvSchema = z.object({
 type Env = z.output<typeof EnvSchema>;
 
 /**
- * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `db` (`db migrate`,
+ * `serve` is the default (no command word); `sim`, `doctor`, `audit` (`audit export`), `report`, `db` (`db migrate`,
  * `db grant ROLE`), `install` (`install <host>`) and `events` (`events log`) are positionals.
  */
-export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'db', 'install', 'events'] as const;
+export const COMMANDS = ['serve', 'sim', 'doctor', 'audit', 'report', 'db', 'install', 'events'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** The refusal of `--sandbox` with GENPLAT_DATABASE_URL (docs/sandbox.md "A fleet rehearsal"). */
@@ -383,7 +400,7 @@ export function flagSpecFor(flag: CliFlag, command: Command): FlagSpec {
  * flags because it checks the configuration the server would run with.
  */
 export const CLI_FLAGS = {
-  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'install', 'events'] },
+  sandbox: { type: 'boolean', commands: [...SERVE_LIKE, 'audit', 'report', 'install', 'events'] },
   'reset-sandbox': { type: 'boolean', commands: ['serve'] },
   'read-only': { type: 'boolean', commands: SERVE_LIKE },
   http: { type: 'boolean', commands: [...SERVE_LIKE, 'install'], valueIn: { install: 'URL' } },
@@ -391,12 +408,16 @@ export const CLI_FLAGS = {
   port: { type: 'string', value: 'N', commands: ['serve', 'sim', 'doctor'] },
   toolsets: { type: 'string', value: 'LIST', commands: SERVE_LIKE },
   // `db` works on GENPLAT_DATABASE_URL alone.
-  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit', 'events'] },
+  'state-dir': { type: 'string', value: 'DIR', commands: ['serve', 'sim', 'doctor', 'audit', 'report', 'events'] },
   reset: { type: 'boolean', commands: ['sim'] },
   // `audit export` (src/audit/cli.ts).
   format: { type: 'string', value: 'csv|jsonl', commands: ['audit'] },
-  since: { type: 'string', value: 'ISO', commands: ['audit'] },
+  since: { type: 'string', value: 'ISO', commands: ['audit', 'report'] },
   user: { type: 'string', value: 'ID', commands: ['audit'] },
+  // `report` (src/report/cli.ts).
+  by: { type: 'string', value: 'person|team|tool|day|week|month', commands: ['report'] },
+  until: { type: 'string', value: 'ISO', commands: ['report'] },
+  csv: { type: 'boolean', commands: ['report'] },
   // `install <host>` (src/install/cli.ts).
   print: { type: 'boolean', commands: ['install'] },
   node: { type: 'string', value: 'PATH', commands: ['install'] },
@@ -420,6 +441,8 @@ export interface CliArgs {
   command: Command;
   /** `audit export` only (src/audit/cli.ts). */
   audit?: AuditArgs | undefined;
+  /** `report` only (src/report/cli.ts). */
+  report?: ReportArgs | undefined;
   /** `db migrate` / `db grant ROLE` only (src/store/db-cli.ts). */
   db?: DbArgs | undefined;
   /** `install <host>` only (src/install/cli.ts). */
@@ -472,10 +495,10 @@ export function parseCli(argv: string[]): CliArgs {
     }
   }
   if (!isCommand(word)) {
-    const guess = closest(word, ['sim', 'doctor', 'audit', 'db', 'install', 'events', 'help']);
+    const guess = closest(word, ['sim', 'doctor', 'audit', 'report', 'db', 'install', 'events', 'help']);
     const hint = guess === 'help' ? '; did you mean --help?' : guess ? `; did you mean "${guess}"?` : '';
     throw new ConfigurationError([
-      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "db migrate", "install <host>" or "events log"${hint}`,
+      `unknown command "${word}": use no command, "sim", "doctor", "audit export", "report", "db migrate", "install <host>" or "events log"${hint}`,
     ]);
   }
   const command = word;
@@ -487,6 +510,15 @@ export function parseCli(argv: string[]): CliArgs {
   const audit =
     command === 'audit' && !bool('help') && !bool('version')
       ? parseAuditArgs(positionals.slice(1), { format: str('format'), since: str('since'), user: str('user') })
+      : undefined;
+  const report =
+    command === 'report' && !bool('help') && !bool('version')
+      ? parseReportArgs(positionals.slice(1), {
+          by: str('by'),
+          since: str('since'),
+          until: str('until'),
+          csv: bool('csv'),
+        })
       : undefined;
   const db = command === 'db' && !bool('help') && !bool('version') ? parseDbArgs(positionals.slice(1)) : undefined;
   if (command === 'events' && !bool('help') && !bool('version')) {
@@ -518,6 +550,7 @@ export function parseCli(argv: string[]): CliArgs {
   return {
     command,
     ...(audit ? { audit } : {}),
+    ...(report ? { report } : {}),
     ...(db ? { db } : {}),
     ...(install ? { install } : {}),
     sandbox: bool('sandbox'),
@@ -635,6 +668,22 @@ function parseAuditArgs(
   if (values.user !== undefined && values.user.trim() === '') problems.push('--user must name a caller id');
   if (problems.length) throw new ConfigurationError(problems);
   return { format: format as AuditArgs['format'], since, user: values.user?.trim() };
+}
+
+/** `genplat-mcp report [--by …] [--since ISO] [--until ISO] [--csv]` (src/report/cli.ts). */
+export interface ReportArgs extends ReportSelection {
+  csv: boolean;
+}
+
+function parseReportArgs(
+  rest: string[],
+  values: { by?: string | undefined; since?: string | undefined; until?: string | undefined; csv: boolean },
+): ReportArgs {
+  const problems: Problem[] = [];
+  if (rest.length !== 0) problems.push({ field: 'report', rule: `takes no word after it, got "${rest.join(' ')}"` });
+  const selection = parseSelection(values, problems);
+  if (problems.length) throw new ConfigurationError(problems.map((p) => `--${p.field} ${p.rule}`));
+  return { ...selection, csv: values.csv };
 }
 
 /** The OS data directory for genplat-mcp (XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows). */
@@ -864,8 +913,8 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       problems.push('GENPLAT_BASE_URL is not a valid URL');
     }
   }
-  // `sim` needs no platform; `audit export` and `events log` read only the store; `db` works on the database alone.
-  if (!sandbox && !['sim', 'audit', 'db', 'events'].includes(cli.command)) {
+  // `sim` needs no platform; `audit export`, `report` and `events log` read only the store; `db` works on the database alone.
+  if (!sandbox && !['sim', 'audit', 'report', 'db', 'events'].includes(cli.command)) {
     if (!e.GENPLAT_API_KEY) problems.push('GENPLAT_API_KEY is required (or run with --sandbox to use the simulator)');
     if (!e.GENPLAT_BASE_URL)
       problems.push(
@@ -930,9 +979,11 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const oauth = parseOAuthConfig(e, publicUrl, problems);
   const slack = parseSlackAuth(e.GENPLAT_SLACK_SIGNING_SECRETS, e.GENPLAT_SLACK_TEAMS, problems);
   const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
+  const tokenScopes = parseTokenScopes(e.GENPLAT_HTTP_TOKEN_SCOPES, httpTokens.names, problems);
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
+  const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -985,6 +1036,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
       token: httpTokens.tokens[0],
       tokens: httpTokens.tokens,
       tokenNames: httpTokens.names,
+      tokenScopes,
       allowedOrigins,
       allowedHosts: list(e.GENPLAT_HTTP_ALLOWED_HOSTS),
       // 100 requests in flight per instance: a chat-ops team's clients, each with a 50 s wait open, with room to spare.
@@ -1003,6 +1055,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     delegation,
     people,
     ...(events ? { events } : {}),
+    ...(metrics ? { metrics } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',

@@ -11,6 +11,7 @@ import type { ToolContext } from './define-tool.js';
 import { GenplatError, UserInputError } from './errors.js';
 import { redact } from './log.js';
 import { errorText } from './result.js';
+import { metrics } from './telemetry/metrics.js';
 
 /** What resources may use: the tool context minus the per-call parts. */
 export type ResourceDeps = Omit<ToolContext, 'signal' | 'progress'>;
@@ -110,12 +111,20 @@ function toMcpError(err: unknown): unknown {
 }
 
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
   try {
-    return await fn();
+    const value = await fn();
+    metrics.operation('resources/read', undefined, (performance.now() - started) / 1000);
+    return value;
   } catch (err) {
-    throw toMcpError(err);
+    const mcpErr = toMcpError(err);
+    metrics.operation('resources/read', mcpErrorType(mcpErr), (performance.now() - started) / 1000);
+    throw mcpErr;
   }
 }
+
+/** The MCP conventions' `error.type` of a failed request: its JSON-RPC error code. */
+const mcpErrorType = (err: unknown) => (err instanceof ProtocolError ? String(err.code) : '_OTHER');
 
 /** Registers one spec. Must run before `connect()` for the first resource (mcp-notes 2.1). */
 export function registerResource(server: McpServer, spec: ResourceSpec, deps: ResourceDeps): void {

@@ -19,6 +19,8 @@ import { buildDeferredServer, canDeferHandlers } from './server-deferred.js';
 import type { ServerDeps } from './server-deps.js';
 import type { SandboxSimulator } from './sim/sandbox.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
+import { startMetrics } from './telemetry/metrics-start.js';
+import { timedStore } from './telemetry/metrics-store.js';
 import { connectStdio } from './transports/stdio.js';
 
 // Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their
@@ -59,8 +61,11 @@ async function serve(config: Config, log: Logger): Promise<void> {
   if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
   log.addSecret(apiKey);
 
-  const jobs = await openConfiguredStore(config, log, { spool: true });
+  // Metrics over OTLP (issue 30; /metrics is HTTP only): the SDK loads only when configured.
+  const telemetry = await startMetrics(config, log);
+  const jobs = timedStore(await openConfiguredStore(config, log, { spool: true }));
   log.info(`job store: ${jobs.description}`);
+  telemetry?.observeStore(jobs);
   // stdio has no listener: the sandbox starts a loopback one that serves its staged files to its simulator, so a
   // local file works with no bucket (src/files/sandbox-staging.ts).
   let staging: SandboxStaging | undefined;
@@ -119,6 +124,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
       () => client.close(),
       () => jobs.close(),
       async () => sim?.close(),
+      async () => telemetry?.close(),
     ];
     for (const step of steps) {
       try {
@@ -191,6 +197,12 @@ async function main(): Promise<void> {
     // The one command that writes to stdout on purpose: the export is its output (no JSON-RPC here).
     const { runAuditExport } = await import('./audit/cli.js');
     process.exitCode = await runAuditExport(config, cli.audit, log);
+    return;
+  }
+  if (cli.command === 'report' && cli.report) {
+    // The report is this command's output (no JSON-RPC here).
+    const { runReport } = await import('./report/cli.js');
+    process.exitCode = await runReport(config, cli.report, log);
     return;
   }
   if (cli.command === 'events') {

@@ -5,6 +5,7 @@
 
 import type { ResourceSpec } from '../resources/index.js';
 import type { OnDecided } from './approvals/store-desk.js';
+import type { Access } from './auth/scopes.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -32,6 +33,11 @@ export interface ServerDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string;
+  /**
+   * HTTP mode: what the credential may do (src/auth/scopes.ts). `quote`: paid tools answer with the quote only and
+   * admit nothing, whatever consent the call carries. Undefined on stdio (the operator's own process: spend).
+   */
+  access?: Access;
   /** HTTP mode: who the caller is, for messages people read (src/people/directory.ts); undefined on stdio. */
   person?: PersonLabel;
   /** Defaults to ALL_TOOLS. */

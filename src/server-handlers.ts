@@ -63,6 +63,7 @@ export function installHandlers(
     poller,
     log: deps.log,
     owner: deps.owner,
+    ...(deps.access ? { access: deps.access } : {}),
     ...(deps.person ? { person: deps.person } : {}),
   };
   const runtimeDeps = {

@@ -10,7 +10,7 @@ import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@
 import { z } from 'zod';
 import type { OnDecided } from './approvals/store-desk.js';
 import { confirmMeta, toolUiMeta } from './apps/link.js';
-import { scopeChallengeFor } from './auth/scopes.js';
+import { type Access, scopeChallengeFor } from './auth/scopes.js';
 import type { Catalog } from './catalog.js';
 import type { PlatformClient } from './client/types.js';
 import type { Config } from './config.js';
@@ -34,6 +34,8 @@ import { withSlackBlocks } from './protocol/slack-results.js';
 import { followWhileOpen } from './protocol/task-follow.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
+import { metrics } from './telemetry/metrics.js';
+import { errorOutcome, markOutcome, outcomeOf } from './telemetry/metrics-outcome.js';
 import { transportOf, visibleSpecs } from './tool-visibility.js';
 
 export interface RuntimeDeps {
@@ -45,6 +47,8 @@ export interface RuntimeDeps {
   log: Logger;
   /** HTTP mode: the authenticated caller; undefined on stdio. */
   owner?: string | undefined;
+  /** HTTP mode: what the credential may do (src/auth/scopes.ts); undefined on stdio (spend). */
+  access?: Access | undefined;
   /** HTTP mode: who the caller is (name, e-mail, groups) for messages people read; undefined on stdio. */
   person?: PersonLabel | undefined;
   /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */
@@ -126,20 +130,24 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       annotations: { title: spec.title, ...(billable ? BILLABLE_ANNOTATIONS : spec.annotations) },
       // MCP Apps: which View (ui://) renders this tool's results (src/apps/link.ts).
       _meta: toolUiMeta(spec),
-      // OAuth (HTTP): a read-only token is refused a paid tool by the SDK (403 insufficient_scope) before any work;
-      // deciding an approval lets money be spent, so it needs the spend scope too.
-      scopeChallenge: scopeChallengeFor(billable || spec.toolset === 'approvals' ? 'spend' : 'read'),
+      // HTTP: a read-only credential is refused a paid tool by the SDK (403 insufficient_scope) before any work; a
+      // quote-only one gets the quote and nothing more (src/paid/guard.ts). Deciding an approval lets money be spent,
+      // so it needs the spend scope.
+      scopeChallenge: scopeChallengeFor(spec.toolset === 'approvals' ? 'spend' : billable ? 'quote' : 'read'),
     };
     const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
+      const started = performance.now();
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);
         const answer = spec.billable
           ? await runBillable(server, spec as PaidToolSpec, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
+        metrics.toolCall(spec.name, outcomeOf(answer), (performance.now() - started) / 1000);
         // A Slack Block Kit client also gets the answer as blocks (paid and job tools only).
         return withSlackBlocks(server, extra, spec.name, billable, answer, deps.log);
       } catch (err) {
+        metrics.toolCall(spec.name, errorOutcome(err), (performance.now() - started) / 1000);
         return toolError(err, deps.log);
       }
     };
@@ -232,6 +240,7 @@ export async function runBillable(
       jobs: deps.jobs,
       log: deps.log,
       owner: deps.owner,
+      access: deps.access ?? 'spend',
       ownerLabel: deps.person,
       teams: deps.person?.groups,
       now: deps.now ?? Date.now,
@@ -244,7 +253,7 @@ export async function runBillable(
       roots: declaredRoots,
     },
   );
-  if ('error' in result) return toolError(result.error, deps.log);
+  if ('error' in result) return markOutcome(toolError(result.error, deps.log), result.error);
   if ('askForm' in result) {
     const { message, envelope } = result.askForm;
     return askWithForm(message, envelope.confirmation_token as string, deps.consentState, extra);

@@ -48,31 +48,47 @@ export type DecisionVerdict =
   | { ok: true; state: 'pending' | 'approved' | 'declined'; outstanding: readonly Outstanding[] }
   | { ok: false; reason: DecisionRefusalReason; message: string };
 
-/** Everyone who may decide: the union of the requirements' approvers, never the requester. */
-export function listedDeciders(approval: PendingApproval): Set<string> {
-  const all = new Set(approval.requirements.flatMap((r) => r.approvers));
-  all.delete(approval.requester);
-  return all;
+/**
+ * Which person an owner id is (src/people/same-person.ts `personKeyIn`): one person's ids map to one key. The
+ * default, every id its own person, is the rule without a people file.
+ */
+export type PersonOf = (id: string) => string;
+const eachIdItsOwn: PersonOf = (id) => id;
+
+/** Everyone who may decide: the union of the requirements' approvers, never the requester under any of their ids. */
+export function listedDeciders(approval: PendingApproval, personOf: PersonOf = eachIdItsOwn): Set<string> {
+  const requester = personOf(approval.requester);
+  return new Set(approval.requirements.flatMap((r) => r.approvers).filter((a) => personOf(a) !== requester));
 }
 
 /**
- * Where the decisions leave the approval. Decisions by the requester or by someone unlisted count for nothing
- * (a store row written by a bug or by hand cannot approve), and only a person's first decision counts.
+ * Where the decisions leave the approval. Decisions by the requester (under any of their ids) or by someone
+ * unlisted count for nothing (a store row written by a bug or by hand cannot approve), and only a person's first
+ * decision counts: one person listed under two ids is one approval, never two.
  */
 export function approvalProgress(
   approval: PendingApproval,
   now: number,
+  personOf: PersonOf = eachIdItsOwn,
 ): { state: ApprovalState; outstanding: Outstanding[] } {
-  const listed = listedDeciders(approval);
+  const listed = listedDeciders(approval, personOf);
+  const requester = personOf(approval.requester);
+  // person → their first decision
   const first = new Map<string, Decision['decision']>();
-  for (const d of approval.decisions) if (listed.has(d.by) && !first.has(d.by)) first.set(d.by, d.decision);
-  const approvedBy = new Set([...first].filter(([, v]) => v === 'approve').map(([by]) => by));
+  for (const d of approval.decisions) {
+    const person = personOf(d.by);
+    if (listed.has(d.by) && !first.has(person)) first.set(person, d.decision);
+  }
   const outstanding: Outstanding[] = [];
   for (const r of approval.requirements) {
-    const eligible = r.approvers.filter((a) => a !== approval.requester);
-    const got = eligible.filter((a) => approvedBy.has(a)).length;
+    const eligible = r.approvers.filter((a) => personOf(a) !== requester);
+    const got = new Set(eligible.map(personOf).filter((p) => first.get(p) === 'approve')).size;
     if (got < r.required)
-      outstanding.push({ rule: r.rule, missing: r.required - got, waitingOn: eligible.filter((a) => !first.has(a)) });
+      outstanding.push({
+        rule: r.rule,
+        missing: r.required - got,
+        waitingOn: eligible.filter((a) => !first.has(personOf(a))),
+      });
   }
   if ([...first.values()].includes('decline')) return { state: 'declined', outstanding };
   if (outstanding.length === 0) return { state: 'approved', outstanding };
@@ -93,27 +109,35 @@ export function credentialOf(owner: string): string {
   return (parts[0] === 'token' || parts[0] === 'oidc') && parts.length > 2 ? `${parts[0]}:${parts[1]}` : owner;
 }
 
+/**
+ * `personOf`: which person each id is (the people file's `also`); the requester's other ids are the requester, and
+ * one person decides once whatever id they use.
+ */
 export function judgeDecision(
   approval: PendingApproval,
   decider: { by: VerifiedCallerId; decision: Decision['decision'] },
   now: number,
+  personOf: PersonOf = eachIdItsOwn,
 ): DecisionVerdict {
   const refuse = (reason: DecisionRefusalReason): DecisionVerdict => ({
     ok: false,
     reason,
     message: decisionRefusal(reason),
   });
-  const before = approvalProgress(approval, now);
+  const before = approvalProgress(approval, now, personOf);
   if (approval.state === 'approved' || approval.state === 'declined') return refuse('closed');
   if (before.state === 'approved' || before.state === 'declined') return refuse('closed');
   if (before.state === 'expired') return refuse('expired');
   if (decider.by === approval.requester) return refuse('requester');
+  if (personOf(decider.by) === personOf(approval.requester)) return refuse('same_person');
   if (credentialOf(decider.by) === credentialOf(approval.requester)) return refuse('same_credential');
-  if (!listedDeciders(approval).has(decider.by)) return refuse('not_listed');
-  if (approval.decisions.some((d) => d.by === decider.by)) return refuse('already_decided');
+  if (!listedDeciders(approval, personOf).has(decider.by)) return refuse('not_listed');
+  const person = personOf(decider.by);
+  if (approval.decisions.some((d) => personOf(d.by) === person)) return refuse('already_decided');
   const after = approvalProgress(
     { ...approval, decisions: [...approval.decisions, { by: decider.by, decision: decider.decision, at: now }] },
     now,
+    personOf,
   );
   // `after` cannot be expired: `before` was not, and the clock is the same.
   return { ok: true, state: after.state as 'pending' | 'approved' | 'declined', outstanding: after.outstanding };

@@ -4,6 +4,8 @@
  */
 export type DecisionRefusalReason =
   | 'requester'
+  /** Another id of the requester's person (the people file's `also`). */
+  | 'same_person'
   | 'same_credential'
   | 'not_listed'
   | 'already_decided'

@@ -7,15 +7,19 @@
  *   add approvals, never lift one another rule asks for, whatever order the operator wrote them in.
  * - An unbounded quote (credits `null`) matches `credits_at_least` and `day_spend_at_least` whatever N: nothing
  *   proves the call costs less (fail closed).
- * - The requester is removed from every approver set, whatever the file says. A rule left with fewer possible
+ * - The requester is removed from every approver set, whatever the file says, under every id the people file gives
+ *   them (`also`); approvers are counted as people, not ids. A rule left with fewer possible
  *   approvers than it requires makes the call impossible to approve: the answer says which rule, and the caller
  *   refuses the call rather than leave it waiting for ever.
  */
+import { personKey } from '../people/same-person.js';
 import type { ApprovalPolicy, ApprovalRule } from './policy-schema.js';
 
 /** What the directory (GENPLAT_PEOPLE) must tell about a person: the groups they are in. */
 export interface PersonGroups {
   readonly groups?: readonly string[] | undefined;
+  /** The person's other owner ids (src/people/same-person.ts). */
+  readonly also?: readonly string[] | undefined;
 }
 
 /** caller id → person, as a Map or a plain object. */
@@ -91,12 +95,17 @@ export function ruleMatches(rule: ApprovalRule, request: ApprovalRequest): boole
   return true;
 }
 
-/** The rule's approvers, groups expanded, the requester removed. */
+/** The rule's approvers, groups expanded, the requester removed under every id the people file gives them. */
 export function approversOf(rule: ApprovalRule, requester: string, people: PeopleDirectory): string[] {
   const all = new Set(rule.approvers);
   for (const group of rule.approverGroups) for (const id of membersOf(group, people)) all.add(id);
-  all.delete(requester);
-  return [...all];
+  const self = personKey(people, requester);
+  return [...all].filter((id) => personKey(people, id) !== self);
+}
+
+/** How many different people `ids` are (one person listed under two ids approves once). */
+function peopleCount(ids: readonly string[], people: PeopleDirectory): number {
+  return new Set(ids.map((id) => personKey(people, id))).size;
 }
 
 /**
@@ -115,7 +124,7 @@ export function approvalNeeded(
   const requirements: Requirement[] = [];
   for (const rule of matched) {
     const approvers = approversOf(rule, request.requester, people);
-    if (approvers.length < rule.approvalsRequired)
+    if (peopleCount(approvers, people) < rule.approvalsRequired)
       return { kind: 'impossible', rules, rule: rule.name, available: approvers, required: rule.approvalsRequired };
     requirements.push({ rule: rule.name, approvers, required: rule.approvalsRequired });
   }

@@ -4,6 +4,7 @@
  * through that should wait) or `approver_groups` supply nobody (calls refused): both are reported, naming the
  * rule and the field. Pure.
  */
+import { personKey } from '../people/same-person.js';
 import { membersOf, type PeopleDirectory } from './evaluate.js';
 import type { ApprovalPolicy } from './policy-schema.js';
 
@@ -15,7 +16,9 @@ export function policyPeopleProblems(
   policy: ApprovalPolicy,
   people: PeopleDirectory,
 ): { errors: string[]; warnings: string[] } {
-  const known = (id: string) => (people instanceof Map ? people.has(id) : Object.hasOwn(people, id));
+  // An id the file lists as another id of a person (`also`) is known too.
+  const known = (id: string) =>
+    (people instanceof Map ? people.has(id) : Object.hasOwn(people, id)) || personKey(people, id) !== id;
   const problems: string[] = [];
   const warnings: string[] = [];
   policy.rules.forEach((rule, i) => {

@@ -18,7 +18,13 @@ import type {
   ApprovalRecord,
   ApprovalStoreMethods,
 } from '../store/approval-types.js';
-import { type DecisionRefusalReason, judgeDecision, type Outstanding, verifiedCallerId } from './decide.js';
+import {
+  type DecisionRefusalReason,
+  judgeDecision,
+  type Outstanding,
+  type PersonOf,
+  verifiedCallerId,
+} from './decide.js';
 import type { ApprovalDesk, ApprovalView, DeskOutcome } from './page/desk.js';
 import { decisionTakenText, type NameOf, UNKNOWN_APPROVAL } from './wording.js';
 
@@ -37,6 +43,11 @@ export interface StoreDeskDeps {
   onExpired?: ((approval: ApprovalRecord) => Promise<void> | void) | undefined;
   /** The consent card the page shows (default: the stored request's `card`). */
   cardOf?: ((approval: ApprovalRecord) => ConsentCard | undefined) | undefined;
+  /**
+   * Which person an id is (GENPLAT_PEOPLE's `also`, src/people/same-person.ts): the requester's other ids may not
+   * decide. Default: every id its own person.
+   */
+  personOf?: PersonOf | undefined;
   /** Display names (GENPLAT_PEOPLE), for the answers; never used to decide. */
   nameOf?: NameOf | undefined;
   now?: (() => number) | undefined;
@@ -99,7 +110,7 @@ export function storeApprovalDesk(store: DeskStore, deps: StoreDeskDeps): StoreA
       ...(reason ? { reason } : {}),
     };
     const done = await store.decideApproval(approvalId, record, (a, d, at) =>
-      judgeDecision(a, { by: verifiedCallerId(d.by), decision: d.decision }, at),
+      judgeDecision(a, { by: verifiedCallerId(d.by), decision: d.decision }, at, deps.personOf),
     );
     if (!done.found) return { ok: false, reason: 'unknown', message: UNKNOWN_APPROVAL };
     const v = done.verdict;

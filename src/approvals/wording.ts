@@ -31,6 +31,8 @@ export function decisionRefusal(reason: DecisionRefusalReason): string {
   switch (reason) {
     case 'requester':
       return 'You asked for this call, so you cannot approve or decline it: someone else listed by the approval policy must.';
+    case 'same_person':
+      return 'You asked for this call under another of your ids (the people file, GENPLAT_PEOPLE, lists both as one person), so you cannot approve or decline it: someone else listed by the approval policy must. Your decision was not recorded.';
     case 'same_credential':
       return 'This call was asked for through the same credential that is deciding now (one bot cannot be both sides of an approval); decide with your own token or sign-in, through Slack, or on the approval page. Your decision was not recorded.';
     case 'not_listed':

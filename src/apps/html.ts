@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type ViewName = 'job-viewer' | 'picker' | 'board';
+export type ViewName = 'job-viewer' | 'picker' | 'board' | 'spend-report';
 
 /** The names the Views use, mapped from the library's export clause. */
 const WANTED = ['App', 'applyDocumentTheme', 'applyHostStyleVariables', 'applyHostFonts'];

@@ -1,13 +1,13 @@
 /**
- * Registers the three Views as `ui://` resources (MIME `text/html;profile=mcp-app`). The job viewer is linked from
- * every creator, get_job and wait_for_jobs; the picker from list_avatars and list_voices; the board from nothing yet (see AGENTS.md weak spots).
+ * Registers the four Views as `ui://` resources (MIME `text/html;profile=mcp-app`). The job viewer is linked from
+ * every creator, get_job and wait_for_jobs; the picker from list_avatars and list_voices; the board from nothing yet (see AGENTS.md weak spots); the spend report from nothing: it reads its resource itself.
  */
 import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { viewCsp } from './csp.js';
 import { type ViewName, viewHtml } from './html.js';
-import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI } from './uris.js';
+import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI, SPEND_REPORT_URI } from './uris.js';
 import { VIEW_NONCE_MARKER, withViewNonce } from './view-nonce.js';
 
 const VIEWS: { name: ViewName; uri: string; title: string; description: string }[] = [
@@ -30,6 +30,13 @@ const VIEWS: { name: ViewName; uri: string; title: string; description: string }
     title: 'Campaign board',
     description:
       "A campaign's variants in a grid (players, varied fields, cost, status), live, with filters and picks.",
+  },
+  {
+    name: 'spend-report',
+    uri: SPEND_REPORT_URI,
+    title: 'Spend report',
+    description:
+      'Spend by person, team, tool, day, week or month from the audit (genplat://spend/report): a table and a bar chart.',
   },
 ];
 

@@ -19,17 +19,10 @@ export async function runAuditExport(
   write: (chunk: string) => void = (c) => process.stdout.write(c),
   err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
-  if (!config.databaseUrl) {
-    const file = join(config.stateDir, 'genplat.db');
-    if (!existsSync(file)) {
-      const sandboxFile = join(config.sandboxDir, 'genplat.db');
-      const hint =
-        !config.sandbox && existsSync(sandboxFile)
-          ? ` (the sandbox's store is ${sandboxFile}: add --sandbox)`
-          : ' (check --state-dir / GENPLAT_STATE_DIR, or GENPLAT_DATABASE_URL for a PostgreSQL store)';
-      err(`genplat-mcp audit: no store at ${file}${hint}`);
-      return 2;
-    }
+  const missing = missingStore(config);
+  if (missing) {
+    err(`genplat-mcp audit: ${missing}`);
+    return 2;
   }
   const store = await openConfiguredStore(config, log);
   try {
@@ -48,4 +41,20 @@ export async function runAuditExport(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Why the configured store cannot be read without creating it (a SQLite file that does not exist), else
+ * undefined. Also `genplat-mcp report`'s check (src/report/cli.ts).
+ */
+export function missingStore(config: Config): string | undefined {
+  if (config.databaseUrl) return undefined;
+  const file = join(config.stateDir, 'genplat.db');
+  if (existsSync(file)) return undefined;
+  const sandboxFile = join(config.sandboxDir, 'genplat.db');
+  const hint =
+    !config.sandbox && existsSync(sandboxFile)
+      ? ` (the sandbox's store is ${sandboxFile}: add --sandbox)`
+      : ' (check --state-dir / GENPLAT_STATE_DIR, or GENPLAT_DATABASE_URL for a PostgreSQL store)';
+  return `no store at ${file}${hint}`;
 }

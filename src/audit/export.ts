@@ -183,13 +183,15 @@ export function toJsonl(rows: readonly AuditCallRow[]): string {
  * (OWASP "CSV injection"); numbers are written as numbers.
  */
 export function toCsv(rows: readonly AuditCallRow[]): string {
-  const cell = (v: string | number | null): string => {
-    if (v === null) return '';
-    if (typeof v === 'number') return String(v);
-    // Also after every `;`: a spreadsheet that splits on `;` (common in Europe) would start a cell there (review 4).
-    const text = (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replace(/;(?=[=+\-@\t\r])/g, ";'");
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const lines = [AUDIT_FIELDS.join(','), ...rows.map((r) => AUDIT_FIELDS.map((f) => cell(r[f])).join(','))];
+  const lines = [AUDIT_FIELDS.join(','), ...rows.map((r) => AUDIT_FIELDS.map((f) => csvCell(r[f])).join(','))];
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** One CSV cell as `toCsv` writes it (also the spend report's, src/report/format.ts). */
+export function csvCell(v: string | number | null): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return String(v);
+  // Also after every `;`: a spreadsheet that splits on `;` (common in Europe) would start a cell there (review 4).
+  const text = (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replace(/;(?=[=+\-@\t\r])/g, ";'");
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,7 +1,8 @@
 /**
  * The HTTP authentication gate: who is calling, or the answer that refuses them. Two ways in:
  *
- * - a static bearer token (headless callers: bots, CI), checked first and in constant time; every scope;
+ * - a static bearer token (headless callers: bots, CI), checked first and in constant time; the scopes of its level
+ *   (GENPLAT_HTTP_TOKEN_SCOPES, every scope by default);
  * - an OAuth access token (people, through their host's connector), verified by the SDK's `verifyBearerToken`
  *   with our verifier and `expectedResource` on (the audience must be us: RFC 8707, GHSA-rvq5-wwqv-78pq), and
  *   refused with 403 `insufficient_scope` unless it grants at least reading.
@@ -24,6 +25,7 @@ import { ownerOf, staticAuthInfo } from './identity.js';
 import type { OAuthConfig } from './oauth-config.js';
 import { resourceMetadataUrl } from './resource-metadata.js';
 import { ALL_SCOPES, grants, READ_SCOPE } from './scopes.js';
+import { type TokenScopes, tokenAccess } from './token-scopes.js';
 
 export type GateVerdict =
   | { ok: true; owner: string; authInfo: AuthInfo }
@@ -32,6 +34,8 @@ export type GateVerdict =
 export interface GateOptions {
   tokens: readonly string[];
   tokenNames?: Readonly<Record<string, string>> | undefined;
+  /** GENPLAT_HTTP_TOKEN_SCOPES: a named token's level (src/auth/token-scopes.ts); absent = spend. */
+  tokenScopes?: TokenScopes | undefined;
   /** `knownGood` (src/auth/verify-cache.ts) lets an already verified token through a throttled address. */
   oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier & { knownGood?(token: string): boolean } } | undefined;
   now: () => number;
@@ -74,7 +78,10 @@ export function createGate(opts: GateOptions) {
   /** `path`: `mcp` = static tokens and OAuth; `static` = static tokens only, nothing about OAuth advertised. */
   async function check(authorization: string | undefined, path: 'mcp' | 'static'): Promise<GateVerdict> {
     const owner = staticOwner(authorization);
-    if (owner) return { ok: true, owner, authInfo: staticAuthInfo(owner, Math.floor(opts.now() / 1000)) };
+    if (owner) {
+      const access = tokenAccess(opts.tokenScopes ?? {}, owner);
+      return { ok: true, owner, authInfo: staticAuthInfo(owner, Math.floor(opts.now() / 1000), access) };
+    }
     if (!oauth || path === 'static') return staticRefusal(authorization);
     const challenge = { resourceMetadataUrl: metadataUrl, requiredScopes: [...ALL_SCOPES] };
     try {

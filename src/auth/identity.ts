@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { ALL_SCOPES } from './scopes.js';
+import { type Access, scopesFor } from './scopes.js';
 
 const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -63,13 +63,16 @@ export interface CallerExtra extends Record<string, unknown> {
   groups?: string[];
 }
 
-/** A static-token caller: every scope (headless callers are trusted as far as the ceilings allow). */
-export function staticAuthInfo(owner: string, nowSeconds: number): AuthInfo {
+/**
+ * A static-token caller: the scopes of its level (GENPLAT_HTTP_TOKEN_SCOPES; every scope by default: headless callers
+ * are trusted as far as the ceilings allow unless the operator says otherwise).
+ */
+export function staticAuthInfo(owner: string, nowSeconds: number, access: Access = 'spend'): AuthInfo {
   return {
     // The SDK's AuthInfo carries the token for verifiers that need it later; we never do, so it stays empty.
     token: '',
     clientId: owner,
-    scopes: [...ALL_SCOPES],
+    scopes: scopesFor(access),
     // Static tokens do not expire; an hour ahead satisfies checks that want an expiry.
     expiresAt: nowSeconds + 3600,
     extra: { owner, via: 'static' } satisfies CallerExtra,

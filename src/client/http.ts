@@ -17,6 +17,7 @@ import {
   TimeoutError,
 } from '../errors.js';
 import { type Logger, registerSecret } from '../log.js';
+import { metrics } from '../telemetry/metrics.js';
 import { abortError, classifyTransportError } from './failure.js';
 import { interpret } from './response.js';
 import { retryDelay, shouldRetry } from './retry.js';
@@ -328,6 +329,7 @@ export class PlatformHttp {
       clearTimeout(timer);
       caller?.removeEventListener('abort', onCallerAbort);
       // Path only, no query: ids are not secret, but nothing in a log line needs more than the route.
+      metrics.platformResponse(spec.method, spec.path, status, outcome, (performance.now() - started) / 1000);
       this.logger?.debug('platform request', {
         method: spec.method,
         path: spec.path,

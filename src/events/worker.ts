@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
 import type { EndpointFilter, EventStoreMethods, LeasedDelivery } from '../store/event-types.js';
+import { metrics } from '../telemetry/metrics.js';
 import { nextAttemptAt } from './backoff.js';
 import { callerMatches, type EventEndpoint, shownEndpoint } from './config.js';
 import { createEventPoster, type EventPoster, POST_TIMEOUT_MS } from './post.js';
@@ -116,6 +117,10 @@ export function startEventWorker(opts: EventWorkerOptions): EventWorker {
       if (nextAt === undefined) log.warn(W.deliveryGaveUp, fields);
       else log.info(W.deliveryFailed, { ...fields, retryAt: new Date(nextAt).toISOString() });
     }
+    metrics.eventDelivery(
+      r.ok ? 'delivered' : nextAt === undefined ? 'gave_up' : 'retry',
+      r.ok ? Math.max(0, at - d.createdAt) / 1000 : undefined,
+    );
     await store.recordDelivery(d, holder, {
       ok: r.ok,
       at,

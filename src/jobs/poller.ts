@@ -25,6 +25,7 @@ import type { PlatformClient } from '../client/types.js';
 import { ApiError, GenplatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { jobKeyColumn } from '../store/record.js';
+import { metrics } from '../telemetry/metrics.js';
 import { isPollable, type JobRef, jobKey, tryEncodeHandle } from './handle.js';
 import { mayStillRun, warnIfAboveQuote } from './reconcile.js';
 import { isTerminal, type JobView, readJob, viewFromRecord } from './status.js';
@@ -270,6 +271,13 @@ export function createPoller(opts: PollerOptions): Poller {
       // change. The line is still written (and visible to other processes) before the answer.
       await jobs.observe(rec.id, patch);
       if (patch.status === 'completed' || patch.status === 'failed') opts.onFinal?.(rec);
+      if (patch.status === 'completed' || patch.status === 'failed')
+        metrics.jobFinal(
+          rec.tool,
+          rec.owner,
+          patch.creditsCharged ?? rec.creditsCharged ?? 0,
+          patch.creditsRefunded ?? rec.creditsRefunded ?? 0,
+        );
     } catch (err) {
       log.warn('could not update the job ledger after a status read', { handle, error: message(err) });
     }

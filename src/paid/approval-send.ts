@@ -28,6 +28,7 @@ import type { Estimate } from '../jobs/envelope.js';
 import type { JobRecord, JobStore } from '../jobs/store.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
+import { personEntry } from '../people/same-person.js';
 import type { ApprovalRecord } from '../store/approval-types.js';
 import { evaluateBundleOfOne, evaluateCampaignAdmission } from './admission.js';
 import { consentCard } from './consent-card.js';
@@ -162,7 +163,7 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
         itemTools: [...new Set(items.map((i) => i.tool))],
         credits: estimate.bounded ? estimate.credits : null,
         daySpendAfter: null,
-        requesterGroups: deps.config.people.get(a.requester)?.groups ?? [],
+        requesterGroups: personEntry(deps.config.people, a.requester)?.groups ?? [],
       },
       deps.config.people,
     );

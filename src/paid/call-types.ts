@@ -39,6 +39,11 @@ export interface BillingDeps {
    * src/people/directory.ts). Their budgets apply, and each admitted record is tagged with them.
    */
   teams?: readonly string[] | undefined;
+  /**
+   * What the caller's credential may do (src/auth/scopes.ts): only `spend` lets any consent carrier admit the call;
+   * `quote` is answered with the quote alone (guard.ts `quoteOnly`). The runtime passes `spend` on stdio.
+   */
+  access: 'read' | 'quote' | 'spend';
   /** The caller's name and e-mail as this request knows them (src/people/), recorded for the audit export. */
   ownerLabel?: { name?: string | undefined; email?: string | undefined } | undefined;
   /** ms since epoch; injectable so tests can expire tokens and move days without sleeping. */

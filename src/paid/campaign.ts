@@ -23,6 +23,7 @@ import { UserInputError } from '../errors.js';
 import { CAMPAIGN_HANDLE_PREFIX } from '../jobs/campaign-view.js';
 import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { ConsentedFor, JobRecord, JobStore } from '../jobs/store.js';
+import { metrics } from '../telemetry/metrics.js';
 import { type AdmitRefusal, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
 import { logBudgetAlerts } from './budget-alerts.js';
@@ -146,6 +147,7 @@ export async function admitCampaignCall(
     // Two confirms of one campaign at once (a double click): the other one was admitted first.
     const repeat = await admittedTwin(admitted, decision.fingerprint, call.owner, deps);
     if (repeat !== undefined) return { envelope: await repeatAnswer(repeat, ctx), repeat: true };
+    metrics.admissionRefused(call.tool, admitted.reason);
     if (admitted.reason === 'exclusive' && admitted.item !== undefined) {
       // An item's key is held (upscale: an attempt for its video started since the quote): its tool's refusal.
       const refuse = exclusives[admitted.item]?.refuse;

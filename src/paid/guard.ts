@@ -12,6 +12,7 @@ import type { Estimate, JobEnvelope } from '../jobs/envelope.js';
 import type { JobKind } from '../jobs/handle.js';
 import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
+import { metrics } from '../telemetry/metrics.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
 import { budgetRules, userDayLimit } from './budgets.js';
 import { consentFormText, tokenFlowSummary } from './chat-summary.js';
@@ -36,6 +37,8 @@ import {
   declinedWords,
   duplicateRefusal,
   type PrecheckRefusal,
+  QUOTE_ONLY_REASON,
+  quoteOnlyNextStep,
   refusalError,
 } from './wording.js';
 
@@ -74,6 +77,12 @@ export interface GuardRequest {
   form?: FormRound | undefined;
   /** A campaign (issue 21): every item's quote; `estimate` is their total. The campaign rule then applies. */
   itemCredits?: readonly number[] | undefined;
+  /**
+   * What the caller's credential may do (issue 30 item 6). Anything but `spend` gets the quote alone (`quoteOnly`):
+   * no carrier is asked, so no token, form answer, elicitation or auto-approve policy can admit the call. The
+   * pipeline always passes it; undefined only in tests that build a request by hand (the operator's process: spend).
+   */
+  access?: 'read' | 'quote' | 'spend' | undefined;
 }
 
 export interface GuardDeps {
@@ -249,6 +258,7 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     { ...req, fingerprint: fp, ...legacy },
     req.itemCredits,
   );
+  if (refusal) metrics.admissionRefused(req.tool, refusal.reason);
   if (refusal) return { kind: 'refuse', error: refusalError(req.tool, refusal as PrecheckRefusal) };
   const dupOf = earlier ? { duplicateOf: earlier.id } : {};
 
@@ -260,6 +270,11 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
     allowDuplicate: req.allowDuplicate,
     ...dupOf,
   };
+  // A credential that may quote but not spend: the quote, and no carrier at all. Before the carriers, so nothing
+  // this caller sends (a token, a form's answer) is even read, and the policy cannot admit on its behalf.
+  if (req.access !== undefined && req.access !== 'spend') {
+    return { kind: 'answer', envelope: quoteOnly(req, fp, earlier) };
+  }
   // Policy first (it never covers a resend past an unknown outcome nor an unbounded quote), then a token the
   // agent quoted, then a form; the first carrier that answers decides.
   const carriers: ConsentCarrier[] = [
@@ -309,6 +324,33 @@ export async function guardCall(deps: GuardDeps, req: GuardRequest): Promise<Gua
   }
   const reason = answer.kind === 'fallback' ? answer.reason : earlier ? unsettledWarning(earlier) : undefined;
   return { kind: 'answer', envelope: await confirmationRequired(deps, req, expected, earlier, reason) };
+}
+
+/**
+ * The answer to a quote-only credential: `confirmation_required` WITHOUT a confirmation token (a token in this
+ * caller's hands would be consent it may not give), the cost, the chat summary and the request's fingerprint, and
+ * how a person who may spend starts it: the same call with their own credential, which quotes the same fingerprint.
+ */
+function quoteOnly(
+  req: Pick<GuardRequest, 'tool' | 'kind' | 'estimate' | 'summary' | 'request'>,
+  fingerprint: string,
+  earlier: JobRecord | undefined,
+): JobEnvelope {
+  const card = consentCard({ tool: req.tool, body: req.request.body, estimate: req.estimate, summary: req.summary });
+  return {
+    status: 'confirmation_required',
+    kind: req.kind,
+    estimate: req.estimate,
+    reason: QUOTE_ONLY_REASON,
+    next_step: quoteOnlyNextStep({
+      tool: req.tool,
+      estimate: req.estimate,
+      summary: req.summary,
+      fingerprint,
+      warning: earlier ? unsettledWarning(earlier) : undefined,
+      chatSummary: tokenFlowSummary(card, fingerprint),
+    }),
+  };
 }
 
 /** The `confirmation_required` answer: a fresh token bound to `expected`, the cost and what it makes. */

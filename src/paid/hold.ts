@@ -27,6 +27,7 @@ import { approvalRequiredText, cannotBeApprovedText } from '../approvals/wording
 import type { BillableToolSpec, CampaignItem, CampaignItemFile, ToolContext } from '../define-tool.js';
 import type { JobEnvelope } from '../jobs/envelope.js';
 import type { JobRecord } from '../jobs/store.js';
+import { personEntry } from '../people/same-person.js';
 import { evaluateBundleOfOne, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
 import { logBudgetAlerts } from './budget-alerts.js';
@@ -102,7 +103,7 @@ export async function holdIfPolicyAsks(
       itemTools: hold.items ? [...new Set(hold.items.map((i) => i.tool))] : undefined,
       credits,
       daySpendAfter: credits === null ? null : (facts.spentByOwner ?? 0) + credits,
-      requesterGroups: deps.config.people.get(requester)?.groups ?? [],
+      requesterGroups: personEntry(deps.config.people, requester)?.groups ?? [],
     },
     deps.config.people,
   );

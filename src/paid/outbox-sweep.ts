@@ -23,6 +23,7 @@ import type { Poller } from '../jobs/poller.js';
 import type { ConsentedFor, JobStore } from '../jobs/store.js';
 import type { PaidStep } from '../kill-steps.js';
 import type { Logger } from '../log.js';
+import { personKeyIn } from '../people/same-person.js';
 import { type ApprovalSender, approvalSender } from './approval-send.js';
 import { consentedFor } from './consented-for.js';
 import { type ItemSpecs, sweepOutbox } from './outbox.js';
@@ -88,6 +89,7 @@ export function startOutboxSweep(deps: OutboxSweepDeps): OutboxSweep {
   const desk = storeApprovalDesk(deps.jobs, {
     onDecided: approvals.onDecided,
     onExpired: approvals.onExpired,
+    personOf: personKeyIn(deps.config.people),
     nameOf: (id) => deps.config.people.get(id)?.name,
     now,
     log: deps.log,

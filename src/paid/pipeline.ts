@@ -20,6 +20,7 @@ import type { JobEnvelope } from '../jobs/envelope.js';
 import { encodeHandle } from '../jobs/handle.js';
 import type { JobStore } from '../jobs/store.js';
 import { stepReached } from '../kill-steps.js';
+import { metrics } from '../telemetry/metrics.js';
 import { evaluateBundleOfOne } from './admission.js';
 import { failedAdmission } from './admission-answer.js';
 import { logBudgetAlerts } from './budget-alerts.js';
@@ -87,6 +88,7 @@ async function consentAndAdmit(
     carrier: args.carrier ?? 'model',
     elicit: args.elicit,
     form: args.form,
+    access: deps.access,
     ...(items ? { itemCredits: items.map((i) => i.estimate.credits) } : {}),
   };
 
@@ -170,6 +172,7 @@ async function consentAndAdmit(
     return { envelope: { status: 'unknown', handle: admitted.unknown, kind, estimate, ...words } };
   }
   if (!admitted.admitted) {
+    metrics.admissionRefused(spec.name, admitted.reason);
     if (admitted.reason === 'exclusive') return { error: exclusive!.refuse(admitted.record, deps.owner) };
     if (admitted.reason === 'token_used') {
       // Verified, but another call (here or in another process) redeemed it first: quote again.

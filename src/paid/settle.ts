@@ -13,6 +13,7 @@ import type { JobRecord, JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import { NOT_RECORDED_LEAD } from '../store/spool-notes.js';
 import { isStoreUnreachable } from '../store/unreachable.js';
+import { metrics } from '../telemetry/metrics.js';
 
 /** What a paid call ends with: an envelope (submitted, unknown, an answer), or an error to report. */
 export type PaidResult = { envelope: JobEnvelope } | { error: unknown };
@@ -66,6 +67,7 @@ export async function settleSubmission(
     ...(sub.creditsCharged !== undefined ? { creditsCharged: sub.creditsCharged } : {}),
     ...(sub.platformEstimate !== undefined ? { platformEstimate: sub.platformEstimate } : {}),
   };
+  metrics.creditsQuoted(rec.tool, rec.owner, (est ?? rec.estimate)?.credits ?? 0);
   // What the store now holds for this job: the quote and whatever the platform reported at submit time.
   const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
   warnIfAboveQuote(deps.log, settled);

@@ -182,6 +182,25 @@ export function confirmationNextStep(q: {
   }`;
 }
 
+/** Why a quote-only credential's paid call got a quote and no token (issue 30 item 6). */
+export const QUOTE_ONLY_REASON =
+  'This credential may quote but not spend (scope genplat:quote): nothing was admitted or sent, and no confirmation_token, form answer or approval decision from it can start a paid job.';
+
+/** What a quote-only credential's caller does with the quote: hand it to a person who may spend. */
+export function quoteOnlyNextStep(q: {
+  tool: string;
+  estimate: Estimate;
+  summary: string;
+  fingerprint: string;
+  warning: string | undefined;
+  chatSummary?: string | undefined;
+}): string {
+  const show = q.chatSummary
+    ? `Show the user this summary of the request, as it is:\n${q.chatSummary}\n`
+    : `Show the user the cost (${priceLine(q.estimate)}) and what would be made (${q.summary}). `;
+  return `No charge made.${q.warning ? ` ${q.warning}` : ''} ${show}To start it, a person whose own credential may spend (scope genplat:spend, or a static token with spend access) calls ${q.tool} with the same arguments and confirms the quote they get, which names the same request fingerprint ${q.fingerprint.slice(0, 12)}; this credential cannot confirm it.`;
+}
+
 /**
  * The store failed before it wrote this call (issue 27 item 2): nothing was admitted, nothing sent. Not a crash:
  * the call may simply be made again once the store answers (the confirmation, unused, is still valid).

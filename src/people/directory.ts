@@ -4,6 +4,7 @@
  * Slack's signed `_meta.slack` carries ids only: Slack people are named by the people file.
  */
 import type { PeopleDirectory, Person } from './people-file.js';
+import { personEntry } from './same-person.js';
 
 export interface PersonLabel {
   owner: string;
@@ -17,7 +18,8 @@ export function describePerson(
   owner: string,
   claimed: { name?: string | undefined; email?: string | undefined; groups?: readonly string[] | undefined } = {},
 ): PersonLabel {
-  const listed: Person | undefined = people.get(owner);
+  // Through the person's other ids too: a person asking through a bot is named and grouped as themselves.
+  const listed: Person | undefined = personEntry(people, owner);
   const name = listed?.name ?? claimed.name;
   const email = listed?.email ?? claimed.email;
   // Teams (budgets, issue 30): the people file's groups and a verified token's groups claim, together.

@@ -258,7 +258,7 @@ export interface AuditEvent {
   refunded: number | undefined;
   platformEstimate: number | undefined;
   handle: string;
-  /** The caller's teams at admission (schema 10; `AdmitRules.teams`); undefined for none or older rows. */
+  /** `admit` rows: the teams the call counts in (budgets by team, issue 30); absent on older rows. */
   teams?: string[] | undefined;
 }
 

@@ -33,6 +33,9 @@ import type { Simulator } from '../sim/index.js';
 import { type SandboxSimulator, startSandbox } from '../sim/sandbox.js';
 import { openConfiguredStore } from '../store/index.js';
 import { openPubSub, type PubSub } from '../store/pubsub.js';
+import { metricsRoute } from '../telemetry/metrics-route.js';
+import { startMetrics } from '../telemetry/metrics-start.js';
+import { timedStore } from '../telemetry/metrics-store.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
 import { type JobHints, pubSubHints } from '../webhooks/hints.js';
 import { webhookReceiver } from '../webhooks/receiver.js';
@@ -141,9 +144,13 @@ export async function startHttpRuntime(
     if (!apiKey || !baseUrl) throw new ConfigurationError(['GENPLAT_API_KEY and GENPLAT_BASE_URL are required']);
     log.addSecret(apiKey);
 
-    const jobs = await openConfiguredStore(config, log, { spool: true });
+    // Metrics (issue 30): the SDK loads only when configured; the store is timed only then.
+    const telemetry = await startMetrics(config, log);
+    if (telemetry) steps.push(() => telemetry.close());
+    const jobs = timedStore(await openConfiguredStore(config, log, { spool: true }));
     log.info(`job store: ${jobs.description}`);
     steps.push(() => jobs.close());
+    telemetry?.observeStore(jobs);
     const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
     steps.push(() => client.close());
     // Shared by every session: one status read per job per interval however many callers wait on it.
@@ -262,6 +269,7 @@ export async function startHttpRuntime(
           : []),
         ...fileRoutes,
         ...pageRoutes,
+        ...(telemetry?.scrape && config.metrics?.token ? [metricsRoute(config.metrics.token, telemetry.scrape)] : []),
       ],
       bus: listenBus,
       ...(config.oauth
@@ -274,8 +282,9 @@ export async function startHttpRuntime(
         : {}),
       ...(config.slack ? { slack: config.slack } : {}),
       delegation: config.delegation,
-      buildServer: (owner, era, names) =>
+      buildServer: (owner, era, names, access) =>
         buildServer({
+          access,
           person: describePerson(config.people, owner, names),
           config,
           client,

@@ -31,6 +31,7 @@ import { createGate } from '../auth/gate.js';
 import { type CallerExtra, callerNames, ownerOf } from '../auth/identity.js';
 import type { OAuthConfig } from '../auth/oauth-config.js';
 import { metadataRoute } from '../auth/resource-metadata.js';
+import { type Access, accessOf } from '../auth/scopes.js';
 import {
   checkSlackRequest,
   hasSlackHeaders,
@@ -38,6 +39,7 @@ import {
   refuseSlackHeaders,
   type SlackAuthConfig,
 } from '../auth/slack-auth.js';
+import type { TokenScopes } from '../auth/token-scopes.js';
 import { ConfigurationError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { bearerValue } from './http-auth.js';
@@ -66,6 +68,8 @@ export interface HttpServerOptions {
   tokens: readonly string[];
   /** Named static tokens: name → token (owner `token:<name>`). */
   tokenNames?: Readonly<Record<string, string>> | undefined;
+  /** GENPLAT_HTTP_TOKEN_SCOPES: a named token's level (src/auth/token-scopes.ts); absent = spend. */
+  tokenScopes?: TokenScopes | undefined;
   /** OAuth resource server: the settings and the token verifier (src/auth/token-verifier.ts). */
   oauth?: { config: OAuthConfig; verifier: OAuthTokenVerifier } | undefined;
   /** Slack identity auth (src/auth/slack-auth.ts): on when set. */
@@ -85,7 +89,12 @@ export interface HttpServerOptions {
    * Builds the MCP server that answers one request of this caller, in the request's protocol era. `names`: what
    * the request or its token said the person is called (OAuth claims, a delegating bot's `name`).
    */
-  buildServer(owner: string, era: 'legacy' | 'modern', names: { name?: string; email?: string }): McpServer;
+  buildServer(
+    owner: string,
+    era: 'legacy' | 'modern',
+    names: { name?: string; email?: string },
+    access: Access,
+  ): McpServer;
   /** Change events for `subscriptions/listen` streams (default: in-process only; a fleet passes one over PostgreSQL). */
   bus?: ServerEventBus;
   /** Routes outside the MCP endpoint, checked before it (no bearer token: each route authenticates itself). */
@@ -142,6 +151,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   const gate = createGate({
     tokens: opts.tokens,
     tokenNames: opts.tokenNames,
+    tokenScopes: opts.tokenScopes,
     oauth: opts.oauth,
     now,
     log: opts.log,
@@ -158,7 +168,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       const owner = ownerOf(authInfo);
       // Unreachable: every request reaching the handler was authenticated below.
       if (!owner) throw new Error('unauthenticated request reached the MCP handler');
-      return opts.buildServer(owner, era, callerNames(authInfo));
+      // What the credential may do travels with the server it gets: a quote-only caller's paid call never admits.
+      // A request granting no level at all cannot get here (the gate refuses it); `read` is the safe reading.
+      return opts.buildServer(owner, era, callerNames(authInfo), accessOf(authInfo?.scopes ?? []) ?? 'read');
     },
     {
       ...(opts.bus ? { bus: opts.bus } : {}),

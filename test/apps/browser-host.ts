@@ -1,9 +1,9 @@
 /**
  * A small MCP Apps host for browser tests: a system Chromium (test/helpers/chromium.ts; playwright-core, never a
  * downloaded browser), a host page that embeds a View in a sandboxed iframe through the ext-apps `AppBridge`
- * (bundled for the browser with rolldown at test time), and the View's tool calls forwarded to the real server through the
- * harness's SDK client. Like a real host it enforces the CSP the UI resource declares (a `<meta>` CSP built
- * from `_meta.ui.csp`), so a View that needs a host it did not declare fails here too.
+ * (bundled for the browser with rolldown at test time), and the View's tool calls and resource reads forwarded to the
+ * real server through the harness's SDK client. Like a real host it enforces the CSP the UI resource declares (a
+ * `<meta>` CSP built from `_meta.ui.csp`), so a View that needs a host it did not declare fails here too.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,13 +17,14 @@ const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>test 
 <body><iframe id="view" sandbox="allow-scripts"></iframe>
 <script type="module">
 import { AppBridge, PostMessageTransport } from '/bridge.js';
-window.messages = []; window.contexts = []; window.downloads = []; window.toolCalls = [];
+window.messages = []; window.contexts = []; window.downloads = []; window.toolCalls = []; window.resourceReads = [];
 window.startView = async (html, csp, toolResult, theme) => {
   const iframe = document.getElementById('view');
   const bridge = new AppBridge(null, { name: 'genplat-test-host', version: '1.0.0' },
-    { serverTools: {}, openLinks: {}, downloadFile: {}, updateModelContext: { text: {} }, message: { text: {} } },
+    { serverTools: {}, serverResources: {}, openLinks: {}, downloadFile: {}, updateModelContext: { text: {} }, message: { text: {} } },
     { hostContext: { theme, displayMode: 'inline' } });
   bridge.oncalltool = async (params) => { window.toolCalls.push(params.name); return JSON.parse(await window.mcpCall(JSON.stringify(params))); };
+  bridge.onreadresource = async (params) => { window.resourceReads.push(params.uri); return JSON.parse(await window.mcpRead(JSON.stringify(params))); };
   bridge.onmessage = async (p) => { window.messages.push(p); return {}; };
   bridge.onupdatemodelcontext = async (p) => { window.contexts.push(p); return {}; };
   bridge.ondownloadfile = async (p) => { window.downloads.push(p); return {}; };
@@ -98,6 +99,11 @@ export async function startBrowserHost(client: Client): Promise<BrowserHost> {
   await page.exposeFunction('mcpCall', async (json: string) => {
     const p = JSON.parse(json) as { name: string; arguments?: Record<string, unknown> };
     return JSON.stringify(await client.callTool({ name: p.name, arguments: p.arguments ?? {} }));
+  });
+  // A View's resources/read, proxied to the real server as a host does (the spend report reads its resource).
+  await page.exposeFunction('mcpRead', async (json: string) => {
+    const p = JSON.parse(json) as { uri: string };
+    return JSON.stringify(await client.readResource({ uri: p.uri }));
   });
   await page.goto(`${origin}/host.html`);
   return {

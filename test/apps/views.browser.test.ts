@@ -188,3 +188,31 @@ describe('consent card in chromium', () => {
     expect(rec?.consent).toBe('click');
   }, 180_000);
 });
+
+// Issue 30 item 6: a quote-only credential's quote has no token, so its card shows the quote and why, and offers
+// no Confirm (the click could not start anything anyway: the guard asks no carrier for that credential).
+describe("a quote-only credential's consent card in chromium", () => {
+  beforeAll(async () => {
+    h = await startHarness({ access: 'quote', config: { confirm: { mode: 'always' } }, clientCapabilities: APPS_HOST });
+    host = await startBrowserHost(h.client);
+  }, 120_000);
+  afterAll(async () => {
+    await host?.close();
+    await h?.close();
+  });
+
+  it('shows the quote and the reason, with Confirm disabled; a forced click sends nothing', async () => {
+    const quote = await h.call('create_talking_video', { avatar_id: 'av_marcus', voice_script: 'Plan only.' });
+    expect(structured(quote).status, text(quote)).toBe('confirmation_required');
+    expect(structured(quote).confirmation_token).toBeUndefined();
+    await host.show(JOB_VIEWER_URI, quote);
+    const f = await viewFrame();
+    await f.waitForSelector('#consent', { timeout: 30_000 });
+    expect(await f.locator('#consent').textContent()).toMatch(/may quote but not spend/);
+    expect(await f.locator('#confirm').isDisabled()).toBe(true);
+    await f.locator('#confirm').click({ force: true });
+    const calls = await host.page.evaluate(() => (globalThis as unknown as { toolCalls: string[] }).toolCalls);
+    expect(calls.filter((c) => c === 'confirm_paid_call')).toHaveLength(0);
+    expect(billablePosts(h.sim)).toBe(0);
+  }, 180_000);
+});

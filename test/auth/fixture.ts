@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withApprovalPolicy } from '../../src/approvals/load-policy.js';
 import { ALL_SCOPES } from '../../src/auth/scopes.js';
 import { type Config, loadConfig, parseCli } from '../../src/config.js';
 import { setTrustedMediaOrigins } from '../../src/guards/url.js';
@@ -93,7 +94,13 @@ async function startOnFreePort(opts: Parameters<typeof startOAuthFixture>[0] = {
       : {}),
     ...opts.env,
   });
-  const config: Config = { ...base, vendors: sim.vendors, confirm: { mode: 'always' }, logLevel: 'error' };
+  // GENPLAT_APPROVALS (in `env`) is read as the entry point reads it.
+  const config: Config = await withApprovalPolicy({
+    ...base,
+    vendors: sim.vendors,
+    confirm: { mode: 'always' },
+    logLevel: 'error',
+  });
   let offset = 0;
   const now = () => Date.now() + offset;
   const rt = await startHttpRuntime(

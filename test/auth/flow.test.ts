@@ -31,9 +31,9 @@ describe.each(['legacy', 'modern'] as const)('OAuth sign-in with the SDK client 
     const auth = provider.authorizationUrl!;
     expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
     expect(auth.searchParams.get('resource')).toBe(f.url);
-    // Both scopes at sign-in, from our challenge (the SDK adds offline_access when the provider offers it).
+    // Every scope at sign-in, from our challenge (the SDK adds offline_access when the provider offers it).
     expect(auth.searchParams.get('scope')?.split(' ')).toEqual(
-      expect.arrayContaining(['genplat:read', 'genplat:spend']),
+      expect.arrayContaining(['genplat:read', 'genplat:quote', 'genplat:spend']),
     );
 
     const avatars = sc(await client.callTool({ name: 'list_avatars', arguments: {} }));

@@ -41,7 +41,7 @@ describe('a read-only token', () => {
     expect(calls.length).toBeGreaterThan(10);
     for (const [name, args] of calls) {
       await expect(c.callTool({ name, arguments: args }), name).rejects.toThrow(
-        /Insufficient scope: required "genplat:read genplat:spend"/,
+        /Insufficient scope: required "genplat:read genplat:quote genplat:spend"/,
       );
     }
     // Not even the free GETs a paid call makes first (catalog look-ups, the upscale quote).
@@ -49,7 +49,7 @@ describe('a read-only token', () => {
     await c.close();
   });
 
-  it('answers the raw request with the challenge naming both scopes', async () => {
+  it('answers the raw request with the challenge naming every scope', async () => {
     const token = await f.idp.clientCredentialsToken(f.url, 'genplat:read');
     const c = await withToken(f.url, token);
     await c.close();
@@ -71,7 +71,7 @@ describe('a read-only token', () => {
     expect(res.status).toBe(403);
     const challenge = res.headers.get('www-authenticate') ?? '';
     expect(challenge).toContain('error="insufficient_scope"');
-    expect(challenge).toContain('scope="genplat:read genplat:spend"');
+    expect(challenge).toContain('scope="genplat:read genplat:quote genplat:spend"');
     expect(challenge).toContain('resource_metadata=');
     expect(f.sim.log.entries()).toHaveLength(0);
   });

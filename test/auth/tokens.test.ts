@@ -46,14 +46,14 @@ async function post(url: string, token?: string) {
 const metadataUrl = () => `${new URL(f.url).origin}/.well-known/oauth-protected-resource/mcp`;
 
 describe('protected resource metadata (RFC 9728)', () => {
-  it('names the issuer, our resource and both scopes, at the path-aware and the root location', async () => {
+  it('names the issuer, our resource and the three scopes, at the path-aware and the root location', async () => {
     for (const url of [metadataUrl(), `${new URL(f.url).origin}/.well-known/oauth-protected-resource`]) {
       const res = await fetch(url);
       expect(res.status, url).toBe(200);
       expect(await res.json()).toMatchObject({
         resource: f.url,
         authorization_servers: [f.idp.issuer],
-        scopes_supported: ['genplat:read', 'genplat:spend'],
+        scopes_supported: ['genplat:read', 'genplat:quote', 'genplat:spend'],
       });
     }
   });
@@ -69,7 +69,7 @@ describe('401 with a challenge', () => {
     expect(r.status).toBe(401);
     expect(r.challenge).toMatch(/^Bearer /);
     expect(r.challenge).toContain(`resource_metadata="${metadataUrl()}"`);
-    expect(r.challenge).toContain('scope="genplat:read genplat:spend"');
+    expect(r.challenge).toContain('scope="genplat:read genplat:quote genplat:spend"');
     expect(f.sim.log.entries()).toHaveLength(0);
   });
 

@@ -89,6 +89,8 @@ export interface HarnessOptions {
   owner?: string;
   /** HTTP-mode: who the caller is (people file + verified claims: name, e-mail, groups = teams). */
   person?: PersonLabel;
+  /** HTTP-mode credential level (src/auth/scopes.ts); undefined = the operator's process (spend). */
+  access?: import('../../src/auth/scopes.js').Access;
   /** File services (HTTP's, or stdio `--sandbox`'s loopback staging: src/files/sandbox-staging.ts). */
   files?: FileServices;
   /** Protocol era of the client; default `GENPLAT_TEST_ERA` or `legacy`. */
@@ -201,6 +203,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       log,
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
       ...(opts.person ? { person: opts.person } : {}),
+      ...(opts.access !== undefined ? { access: opts.access } : {}),
       ...(opts.files ? { files: opts.files } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.now ? { now: opts.now } : {}),

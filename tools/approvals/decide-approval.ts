@@ -17,6 +17,7 @@ import { JOB_VIEWER_URI } from '../../src/apps/uris.js';
 import { viewNonceProblem } from '../../src/apps/view-nonce.js';
 import { defineTool, type ToolContext } from '../../src/define-tool.js';
 import { UserInputError } from '../../src/errors.js';
+import { personKeyIn } from '../../src/people/same-person.js';
 import type { ApprovalCarrier } from '../../src/store/approval-types.js';
 
 const NOTHING = 'Nothing was recorded, sent or charged.';
@@ -68,6 +69,8 @@ export default defineTool({
     if (!id) throw new UserInputError('approval', 'not an approval handle (approval:<id>)', NOTHING);
     const desk = storeApprovalDesk(ctx.jobs, {
       onDecided: ctx.onApprovalDecided ?? notConnected(ctx),
+      // The requester's other ids (GENPLAT_PEOPLE `also`) are the requester: refused like the requester.
+      personOf: personKeyIn(ctx.config.people),
       log: ctx.log,
     });
     const carrier = await carrierOf(ctx, ctx.owner, input.view_nonce);

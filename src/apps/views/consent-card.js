@@ -66,7 +66,7 @@ globalThis.GenplatConsent = {
     async function confirm() {
       // The answer belongs to the quote that was confirmed (`q`), even if another card was offered meanwhile.
       const q = quote;
-      if (q?.state !== 'ready') return;
+      if (q?.state !== 'ready' || !q.env.confirmation_token) return;
       q.state = 'sending';
       onChange();
       try {
@@ -187,7 +187,13 @@ globalThis.GenplatConsent = {
         const est = env.estimate ?? { credits: 0, bounded: true, basis: '' };
         const button = el(
           'button',
-          { class: 'primary', id: 'confirm', disabled: state !== 'ready' || !call, onclick: confirm },
+          // No token: a credential that may quote but not spend (its reason says so): nothing to confirm here.
+          {
+            class: 'primary',
+            id: 'confirm',
+            disabled: state !== 'ready' || !call || !env.confirmation_token,
+            onclick: confirm,
+          },
           state === 'sending' ? 'Starting…' : state === 'done' ? 'Started' : 'Confirm',
         );
         const card = call?.card;

@@ -137,7 +137,11 @@ describe('scopes and claims', () => {
     const request = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call' };
     const info = (scopes: string[]) => ({ token: '', clientId: '', scopes });
     expect(spend({ request, authInfo: info(['genplat:read']) })).toMatchObject({
-      scopes: ['genplat:read', 'genplat:spend'],
+      scopes: ['genplat:read', 'genplat:quote', 'genplat:spend'],
+    });
+    // A quote-only token is refused the tools that are consent themselves (the App's Confirm, decide_approval).
+    expect(spend({ request, authInfo: info(['genplat:quote']) })).toMatchObject({
+      errorDescription: expect.stringMatching(/needs the genplat:spend scope/),
     });
     expect(spend({ request, authInfo: info(['genplat:spend']) })).toBeUndefined();
     // stdio / in-memory: no OAuth at all.

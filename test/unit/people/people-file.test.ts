@@ -57,7 +57,7 @@ describe('the people file', () => {
     const problems: string[] = [];
     loadPeopleFile(path, problems);
     expect(problems).toEqual([
-      'GENPLAT_PEOPLE: entry "slack:T1:U_ADA": unknown field "role" (name, email, groups)',
+      'GENPLAT_PEOPLE: entry "slack:T1:U_ADA": unknown field "role" (name, email, groups, also)',
       'GENPLAT_PEOPLE: entry "slack:T1:U_ADA": name must be 1-100 printable characters',
       'GENPLAT_PEOPLE: entry "slack:T1:U_ADA": email is not an e-mail address',
       'GENPLAT_PEOPLE: entry "slack:T1:U_ADA": groups: "not ok" must be 1-64 letters, digits or . _ -',
