@@ -252,6 +252,22 @@ export function budgetsSuite(name: string, backend: Backend): void {
       await s.close();
     });
 
+    it('two instances racing one team week budget: exactly the budget is admitted', async () => {
+      const loc = await backend.create();
+      clock = Date.parse('2026-11-25T12:00:00.000Z');
+      const a = await loc.open({ now: () => new Date(clock) });
+      const b = await loc.open({ now: () => new Date(clock) });
+      const cfg = config({ file: { teams: { ops: { week: 1000 } } } });
+      const results = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => call(i % 2 ? a : b, cfg, `token:p${i % 5}`, 100, ['ops'])),
+      );
+      expect(results.filter((r) => r.admitted)).toHaveLength(10);
+      for (const r of results.filter((x) => !x.admitted)) expect(r).toMatchObject({ reason: 'budget', spent: 1000 });
+      expect((await a.events()).filter((e) => e.type === 'budget.threshold')).toHaveLength(2);
+      await a.close();
+      await b.close();
+    });
+
     it('the teams of a record cannot be rewritten or deleted (append-only)', async () => {
       const loc = await backend.create();
       clock = Date.parse('2026-11-10T10:00:00.000Z');
