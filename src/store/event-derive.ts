@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, NewJobRecord } from '../jobs/store.js';
 import type { NewApprovalRecord } from './approval-types.js';
-import type { EventBody, EventType, NewEvent } from './event-types.js';
+import type { BudgetThresholdData, EventBody, EventType, NewEvent } from './event-types.js';
 import type { AdmissionFacts, AdmitRules, BudgetPeriod } from './types.js';
 
 export const eventId = () => `evt_${randomUUID()}`;
@@ -204,9 +204,8 @@ export function budgetEvents(
   // The day budgets' state stays `<date>|<percent>` (their dedupe keys from before week and month existed).
   const state = period === 'day' ? start : `${period}:${start}`;
   const owner = scope.kind === 'person' ? scope.owner : undefined;
-  return BUDGET_THRESHOLDS.filter((p) => after >= (limit * p) / 100).map((percent) =>
-    event('budget.threshold', subject, `${state}|${percent}`, owner, at, {
-      ...(scope.kind === 'person' ? personFields(scope.owner, scope.name, scope.email) : {}),
+  return BUDGET_THRESHOLDS.filter((p) => after >= (limit * p) / 100).map((percent) => {
+    const data: BudgetThresholdData = {
       scope: scope.kind,
       ...(scope.kind === 'person' ? { owner: scope.owner, name: scope.owner } : {}),
       ...(scope.kind === 'team' ? { name: scope.team } : {}),
@@ -215,8 +214,10 @@ export function budgetEvents(
       since: since.toISOString(),
       limit,
       spent: after,
-    }),
-  );
+    };
+    const who = scope.kind === 'person' ? personFields(scope.owner, scope.name, scope.email) : {};
+    return event('budget.threshold', subject, `${state}|${percent}`, owner, at, { ...who, ...data });
+  });
 }
 
 /**

@@ -6,7 +6,7 @@
  * Tables (both backends, one self-contained migration step, events-sql.ts):
  * - `events`: one row per event; `dedupe` (subject, type, state) is unique, so a transition written twice (two
  *   fleet instances, a replay) is one event; `subject` orders delivery (a job's ledger id, `campaign:<id>`,
- *   `approval:<id>`, `budget:<scope>`).
+ *   `approval:<id>`, one per budget: `budget:account`, `budget:person:<id>` (day), `budget:<scope>[:<name>]:<period>`).
  * - `event_deliveries`: one row per (endpoint, event): `due` until `delivered`, `dead` (retried past
  *   GENPLAT_EVENTS_RETRY_FOR) or `skipped` (the endpoint's callers/types do not take it); a short per-row lease
  *   says which instance is delivering it.
@@ -24,6 +24,26 @@ export const EVENT_TYPES = [
   'budget.threshold',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * `data` of a `budget.threshold` event (issue 30, docs/events.md): one budget (scope × name × period) reached
+ * `percent` of its limit in the period that began at `since`. Person events also carry `personFields`
+ * (`owner`, `person`, `bot?`).
+ */
+export interface BudgetThresholdData {
+  scope: 'account' | 'person' | 'team';
+  /** person: the owner id; team: the team; absent for the account. */
+  name?: string;
+  /** person only: the owner id (as every person event carries it). */
+  owner?: string;
+  period: 'day' | 'week' | 'month';
+  /** The period's start, ISO (UTC). */
+  since: string;
+  limit: number;
+  /** Spent or held in the period after the admission that crossed the threshold. */
+  spent: number;
+  percent: 80 | 100;
+}
 
 /** The POSTed body (the wire contract, docs/events.md). */
 export interface EventBody {
