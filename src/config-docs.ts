@@ -349,6 +349,34 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: '30',
   },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
+  {
+    env: 'OTEL_TRACES_EXPORTER',
+    meaning:
+      'OpenTelemetry traces (docs/operate.md "Traces"): `otlp` (OTLP over HTTP), `console` (one JSON line per span on stderr), `none`, or a comma list. The SDK is loaded only when traces are on.',
+    default: 'off; `otlp` when an OTLP endpoint below is set',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    meaning:
+      'OTLP/HTTP receiver (collector, Jaeger, Tempo), e.g. `http://localhost:4318`; traces go to `<it>/v1/traces`. Setting it turns traces on. The exporter also reads `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT`.',
+    default: 'unset',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    meaning: 'Full URL for traces only (used as given, no `/v1/traces` added); wins over the one above.',
+    default: 'unset',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    meaning:
+      'Also `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`. Spans are sent as OTLP/HTTP JSON; `http/json` or `http/protobuf` are accepted, `grpc` is refused at start.',
+    default: 'http/json',
+  },
+  {
+    env: 'OTEL_SDK_DISABLED',
+    meaning: '`true`: no traces whatever else is set.',
+    default: 'false',
+  },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
 ];
 

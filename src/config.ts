@@ -21,6 +21,7 @@ import { HOSTS, type HostId } from './install/hosts.js';
 import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
+import { type TracesSettings, tracesSettings } from './telemetry/traces-settings.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -166,6 +167,8 @@ export interface Config {
   peopleFile?: string | undefined;
   /** Events to bots (GENPLAT_EVENTS_*, src/events/config.ts, docs/events.md); undefined = off. */
   events?: EventsConfig | undefined;
+  /** OpenTelemetry traces (OTEL_*, src/telemetry/traces-settings.ts, docs/operate.md "Traces"); undefined = off. */
+  traces?: TracesSettings | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -300,6 +303,14 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+  // OpenTelemetry's own names (traces, src/telemetry/traces-settings.ts); the OTLP exporter reads its other
+  // OTEL_EXPORTER_OTLP_* variables (headers, timeout, certificates) itself.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.string().optional(),
   GENPLAT_CONSENT: z.enum(['any', 'human']).optional(),
   GENPLAT_OUTPUT_DIR: z
     .string()
@@ -916,6 +927,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
+  const traces = tracesSettings(e, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -983,6 +995,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     delegation,
     people,
     ...(events ? { events } : {}),
+    ...(traces ? { traces } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',

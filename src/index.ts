@@ -19,6 +19,8 @@ import { buildDeferredServer, canDeferHandlers } from './server-deferred.js';
 import type { ServerDeps } from './server-deps.js';
 import type { SandboxSimulator } from './sim/sandbox.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
+import { startTracing, stopTracing } from './telemetry/traces.js';
+import { tracesWords } from './telemetry/traces-wording.js';
 import { connectStdio } from './transports/stdio.js';
 
 // Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their
@@ -119,6 +121,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
       () => client.close(),
       () => jobs.close(),
       async () => sim?.close(),
+      // Last: the spans of the steps above are flushed to the collector too.
+      () => stopTracing(),
     ];
     for (const step of steps) {
       try {
@@ -217,6 +221,8 @@ async function main(): Promise<void> {
   const served = config.approvalsFile
     ? await (await import('./approvals/load-policy.js')).withApprovalPolicy(config)
     : config;
+  // Off unless OTEL_* asks (src/telemetry/traces-settings.ts): then the SDK is imported here, before any request.
+  if (config.traces) await startTracing(config.traces).catch((err: unknown) => log.warn(tracesWords.notStarted(err)));
   if (cli.http) {
     const { serveHttp } = await import('./transports/http-main.js');
     await serveHttp(served, log);

@@ -34,6 +34,7 @@ import { withSlackBlocks } from './protocol/slack-results.js';
 import { followWhileOpen } from './protocol/task-follow.js';
 import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
+import { inToolSpan } from './telemetry/tool-span.js';
 import { transportOf, visibleSpecs } from './tool-visibility.js';
 
 export interface RuntimeDeps {
@@ -130,7 +131,9 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       // deciding an approval lets money be spent, so it needs the spend scope too.
       scopeChallenge: scopeChallengeFor(billable || spec.toolset === 'approvals' ? 'spend' : 'read'),
     };
-    const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
+    const handler = (args: Args, extra: Extra): Promise<ToolAnswer> =>
+      inToolSpan(spec.name, server, extra, () => answer(args, extra));
+    const answer = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);

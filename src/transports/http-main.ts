@@ -33,6 +33,7 @@ import type { Simulator } from '../sim/index.js';
 import { type SandboxSimulator, startSandbox } from '../sim/sandbox.js';
 import { openConfiguredStore } from '../store/index.js';
 import { openPubSub, type PubSub } from '../store/pubsub.js';
+import { stopTracing } from '../telemetry/traces.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
 import { type JobHints, pubSubHints } from '../webhooks/hints.js';
 import { webhookReceiver } from '../webhooks/receiver.js';
@@ -345,6 +346,8 @@ export async function serveHttp(config: Config, log: Logger): Promise<void> {
     stopping = true;
     log.info(`shutting down (${why})`);
     await rt.close();
+    // The spans of the last requests reach the collector (a no-op while traces are off).
+    await stopTracing().catch(() => {});
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
