@@ -146,6 +146,7 @@ export async function createTracing(settings: TracesSettings, seam: TracingSeam)
     },
     bind: (fn) => context.bind(context.active(), fn),
     annotate: (a) => trace.getActiveSpan()?.setAttributes(safeAttributes(a)),
+    detach: (fn) => context.with(ROOT_CONTEXT, fn),
     async shutdown() {
       await provider.shutdown();
       if (ownsContext) context.disable();

@@ -37,6 +37,7 @@ export interface ActiveTracing {
   run<T>(name: string, attributes: SpanAttributes, fn: (mark: SpanMark) => Promise<T>, opts: SpanOptions): Promise<T>;
   bind<F extends (...args: never[]) => unknown>(fn: F): F;
   annotate(attributes: SpanAttributes): void;
+  detach<T>(fn: () => T): T;
   shutdown(): Promise<void>;
 }
 
@@ -69,6 +70,14 @@ export function bindToTrace<F extends (...args: never[]) => unknown>(fn: F): F {
 /** Adds attributes to the current span (the innermost `inSpan` this code runs in), if traces are on. */
 export function annotateSpan(attributes: SpanAttributes): void {
   active?.annotate(attributes);
+}
+
+/**
+ * Runs `fn` outside any trace: for a background loop that a call merely started (the follower's timer), whose later
+ * reads belong to no caller's trace and would otherwise hang under a tool span that ended long ago.
+ */
+export function outsideTrace<T>(fn: () => T): T {
+  return active ? active.detach(fn) : fn();
 }
 
 export function tracingOn(): boolean {

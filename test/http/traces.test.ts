@@ -61,6 +61,7 @@ describe(`traces (${testEra()} era)`, () => {
     const tool = only(spans, 'tools/call create_talking_video');
     expect(tool.spanContext().traceId).toBe(TRACE_ID);
     expect(parentOf(tool)).toBe(CALLER_SPAN);
+    expect(tool.parentSpanContext?.traceState?.get('host')).toBe('agent-7');
     expect(tool.kind).toBe(SPAN_KIND.SERVER);
     expect(tool.attributes).toMatchObject({
       'mcp.method.name': 'tools/call',
