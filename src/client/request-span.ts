@@ -1,8 +1,8 @@
 /**
  * The platform request as an HTTP client span (issue 30 item 1; OpenTelemetry HTTP client conventions): one span per
  * attempt, named `{method} {route}`, with the route template (`/enterprise/status/{request_id}`, never the path with
- * its ids or the query), the host, the attempt number and the status code. Never the URL with its query, a header
- * (the key rides in `X-Api-Key`), the body or a file.
+ * its ids or the query), the host, the attempt number and the status code; only inside a traced call. Never the URL
+ * with its query, a header (the key rides in `X-Api-Key`), the body or a file.
  */
 import { ApiError } from '../errors.js';
 import { annotateSpan, inSpan } from '../telemetry/traces.js';
@@ -38,7 +38,9 @@ export function inRequestSpan<T>(spec: TracedRequest, host: string, attempt: num
         throw err;
       }
     },
-    { kind: 'client' },
+    // The server's own background reads (following open jobs for events, tasks and listen streams) have no caller:
+    // a root span per poll would bury the traces people look for (the metrics count those requests).
+    { kind: 'client', requireParent: true },
   );
 }
 

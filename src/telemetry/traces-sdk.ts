@@ -35,6 +35,7 @@ import { packageVersion } from '../package-version.js';
 import type { ActiveTracing, SpanAttributes, SpanMark, SpanOptions, TraceCarrier, TracingSeam } from './traces.js';
 import type { TracesSettings } from './traces-settings.js';
 
+const NO_MARK: SpanMark = { set() {}, fail() {} };
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
 
 /** Plain scalars only, strings capped: a span attribute is a label, never a payload. */
@@ -121,6 +122,7 @@ export async function createTracing(settings: TracesSettings, seam: TracingSeam)
   return {
     async run(name, attributes, fn, opts: SpanOptions) {
       const parent = parentOf(opts.parent);
+      if (opts.requireParent && !trace.getSpan(parent)) return fn(NO_MARK);
       const span: Span = tracer.startSpan(
         name,
         { kind: KINDS[opts.kind ?? 'internal'], attributes: safeAttributes(attributes) },

@@ -30,6 +30,8 @@ export interface SpanOptions {
   kind?: 'server' | 'client' | 'internal';
   /** Continue the caller's trace instead of the current one (the tool span's `_meta.traceparent`). */
   parent?: TraceCarrier | undefined;
+  /** Only inside a traced operation: with no current span, `fn` just runs (a background read has no caller). */
+  requireParent?: boolean;
 }
 
 /** The running tracer (traces-sdk.ts); absent while traces are off. */

@@ -8,7 +8,9 @@
  */
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTracing, stopTracing } from '../../src/telemetry/traces.js';
+import { z } from 'zod';
+import { PlatformHttp } from '../../src/client/http.js';
+import { inSpan, startTracing, stopTracing } from '../../src/telemetry/traces.js';
 import { scanForSecret } from '../helpers/secret-scan.js';
 import { type HttpFixture, sc, startHttpFixture, type TestClient, TOKEN_A, testEra } from './helpers.js';
 
@@ -129,6 +131,28 @@ describe(`traces (${testEra()} era)`, () => {
     expect(tool.status.code).toBe(ERROR);
     expect(only(spans, 'genplat.consent').attributes['genplat.admission.refused_by']).toBe('duplicate');
     expect(spans.filter((s) => s.name === 'genplat.admission' || s.name.startsWith('POST '))).toEqual([]);
+  });
+
+  it('a platform request outside any traced call (background polling) makes no span; inside one it does', async () => {
+    const http = new PlatformHttp({ baseUrl: fx.sim.baseUrl, apiKey: fx.sim.apiKey });
+    const voices = {
+      method: 'GET',
+      path: '/video/voices',
+      schema: z.unknown(),
+      envelope: true,
+      submit: false,
+    } as const;
+    try {
+      exporter.reset();
+      await http.request(voices);
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      await inSpan('caller', {}, () => http.request(voices));
+      const [read, caller] = exporter.getFinishedSpans();
+      expect(read?.name).toBe('GET /video/voices');
+      expect(parentOf(read!)).toBe(caller?.spanContext().spanId);
+    } finally {
+      await http.close();
+    }
   });
 
   it('no span carries the API key, the bearer token, the confirmation token or the request body', () => {
