@@ -22,6 +22,15 @@ function requestAttributes(server: McpServer, ctx: ServerContext): SpanAttribute
   };
 }
 
+/** A tool handler registered outside the runtime (the App's Confirm tool), traced like the others. */
+export function tracedTool<A, R extends object>(
+  tool: string,
+  server: McpServer,
+  handler: (args: A, ctx: ServerContext) => Promise<R>,
+): (args: A, ctx: ServerContext) => Promise<R> {
+  return (args, ctx) => inToolSpan(tool, server, ctx, () => handler(args, ctx));
+}
+
 /** Runs one tool call's handler inside its server span. */
 export function inToolSpan<R extends object>(
   tool: string,
