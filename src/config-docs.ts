@@ -237,12 +237,6 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'off',
   },
   {
-    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-    meaning:
-      'The OTLP collector (e.g. `http://127.0.0.1:4318`); set with no `OTEL_METRICS_EXPORTER`, it turns metrics on over OTLP.',
-    default: 'none',
-  },
-  {
     env: 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
     meaning: 'The OTLP metrics endpoint (full URL, e.g. `http://127.0.0.1:4318/v1/metrics`); as above, metrics only.',
     default: 'none',
@@ -251,11 +245,6 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     env: 'OTEL_METRIC_EXPORT_INTERVAL',
     meaning: 'Milliseconds between two OTLP metric exports (1000-3600000).',
     default: '60000',
-  },
-  {
-    env: 'OTEL_SDK_DISABLED',
-    meaning: '`true` turns every metric off, the OTLP export and `/metrics` alike, whatever else is set.',
-    default: 'false',
   },
   {
     env: 'GENPLAT_OAUTH_ISSUER',
@@ -412,6 +401,34 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: '30',
   },
   { env: 'GENPLAT_LOG_LEVEL', meaning: 'stderr log level: `debug`, `info`, `warn`, `error`.', default: '`info`' },
+  {
+    env: 'OTEL_TRACES_EXPORTER',
+    meaning:
+      'OpenTelemetry traces (docs/operate.md "Traces"): `otlp` (OTLP over HTTP), `console` (one JSON line per span on stderr), `none`, or a comma list. The SDK is loaded only when traces are on.',
+    default: 'off; `otlp` when an OTLP endpoint below is set',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    meaning:
+      'OTLP/HTTP receiver (collector, Jaeger, Tempo), e.g. `http://localhost:4318`; traces go to `<it>/v1/traces`, metrics to `<it>/v1/metrics`. Setting it turns traces on, and metrics unless `OTEL_METRICS_EXPORTER=none`. The exporters also read `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT`.',
+    default: 'unset',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    meaning: 'Full URL for traces only (used as given, no `/v1/traces` added); wins over the one above.',
+    default: 'unset',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    meaning:
+      'Also `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`. Spans are sent as OTLP/HTTP JSON; `http/json` or `http/protobuf` are accepted, `grpc` is refused at start.',
+    default: 'http/json',
+  },
+  {
+    env: 'OTEL_SDK_DISABLED',
+    meaning: '`true`: no traces and no metrics (neither OTLP nor `/metrics`), whatever else is set.',
+    default: 'false',
+  },
   { env: '', flag: '--http', meaning: 'Serve Streamable HTTP at `/mcp` instead of stdio.', default: 'stdio' },
 ];
 

@@ -26,6 +26,7 @@ import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people
 import { type Problem, parseSelection, type ReportSelection } from './report/selection.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 import { type MetricsConfig, parseMetricsConfig } from './telemetry/metrics-config.js';
+import { type TracesSettings, tracesSettings } from './telemetry/traces-settings.js';
 
 export const TOOLSETS = [
   'catalog',
@@ -182,6 +183,8 @@ export interface Config {
   events?: EventsConfig | undefined;
   /** Metrics (OTEL_* and GENPLAT_METRICS_TOKEN, src/telemetry/metrics-config.ts); undefined = off. */
   metrics?: MetricsConfig | undefined;
+  /** OpenTelemetry traces (OTEL_*, src/telemetry/traces-settings.ts, docs/operate.md "Traces"); undefined = off. */
+  traces?: TracesSettings | undefined;
   /**
    * HTTP mode with OAuth: our confidential client at the issuer (GENPLAT_OAUTH_CLIENT_ID/SECRET): introspection's
    * credentials, and the approval page's sign-in (src/approvals/page/, docs/approvals-page.md). Undefined unless
@@ -299,12 +302,6 @@ const EnvSchema = z.object({
   GENPLAT_PEOPLE: z.string().optional(),
   GENPLAT_EVENTS_URL: z.string().optional(),
   GENPLAT_METRICS_TOKEN: z.string().optional(),
-  OTEL_SDK_DISABLED: z.string().optional(),
-  OTEL_METRICS_EXPORTER: z.string().optional(),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
-  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.string().optional(),
-  // Milliseconds: 1 s (a test) to 1 h.
-  OTEL_METRIC_EXPORT_INTERVAL: intFrom('OTEL_METRIC_EXPORT_INTERVAL', 1000, 3_600_000).optional(),
   GENPLAT_EVENTS_SECRET: z.string().optional(),
   GENPLAT_EVENTS_ENDPOINTS: z.string().optional(),
   // Seconds: 1 minute (a test) to 30 days.
@@ -329,6 +326,19 @@ const EnvSchema = z.object({
   GENPLAT_HTTP_RATE_LIMIT: intFrom('GENPLAT_HTTP_RATE_LIMIT', 1, 100_000).optional(),
   GENPLAT_PUBLIC_URL: z.string().optional(),
   GENPLAT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+  // OpenTelemetry's own names, shared by traces (src/telemetry/traces-settings.ts) and metrics
+  // (metrics-config.ts); the OTLP exporters read their other OTEL_EXPORTER_OTLP_* variables (headers, timeout,
+  // certificates) themselves.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_METRICS_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.string().optional(),
+  // Milliseconds: 1 s (a test) to 1 h.
+  OTEL_METRIC_EXPORT_INTERVAL: intFrom('OTEL_METRIC_EXPORT_INTERVAL', 1000, 3_600_000).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.string().optional(),
   GENPLAT_CONSENT: z.enum(['any', 'human']).optional(),
   GENPLAT_OUTPUT_DIR: z
     .string()
@@ -984,6 +994,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
   const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
+  const traces = tracesSettings(e, problems);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();
@@ -1056,6 +1067,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     people,
     ...(events ? { events } : {}),
     ...(metrics ? { metrics } : {}),
+    ...(traces ? { traces } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',

@@ -21,6 +21,8 @@ import type { SandboxSimulator } from './sim/sandbox.js';
 import { openConfiguredStore, SchemaMigrationNeededError, SchemaTooNewError } from './store/index.js';
 import { startMetrics } from './telemetry/metrics-start.js';
 import { timedStore } from './telemetry/metrics-store.js';
+import { startTracing, stopTracing } from './telemetry/traces.js';
+import { tracesWords } from './telemetry/traces-wording.js';
 import { connectStdio } from './transports/stdio.js';
 
 // Only the stdio server path is imported statically. `doctor`, `sim`, `--sandbox` and `--http` load their
@@ -125,6 +127,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
       () => jobs.close(),
       async () => sim?.close(),
       async () => telemetry?.close(),
+      // Last: the spans of the steps above are flushed to the collector too.
+      () => stopTracing(),
     ];
     for (const step of steps) {
       try {
@@ -229,6 +233,8 @@ async function main(): Promise<void> {
   const served = config.approvalsFile
     ? await (await import('./approvals/load-policy.js')).withApprovalPolicy(config)
     : config;
+  // Off unless OTEL_* asks (src/telemetry/traces-settings.ts): then the SDK is imported here, before any request.
+  if (config.traces) await startTracing(config.traces).catch((err: unknown) => log.warn(tracesWords.notStarted(err)));
   if (cli.http) {
     const { serveHttp } = await import('./transports/http-main.js');
     await serveHttp(served, log);

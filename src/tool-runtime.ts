@@ -36,6 +36,7 @@ import { clientWantsTasks, isRunning, taskResult } from './protocol/tasks.js';
 import { envelopeResult, readResult, toolError } from './result.js';
 import { metrics } from './telemetry/metrics.js';
 import { errorOutcome, markOutcome, outcomeOf } from './telemetry/metrics-outcome.js';
+import { inToolSpan } from './telemetry/tool-span.js';
 import { transportOf, visibleSpecs } from './tool-visibility.js';
 
 export interface RuntimeDeps {
@@ -135,7 +136,9 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       // so it needs the spend scope.
       scopeChallenge: scopeChallengeFor(spec.toolset === 'approvals' ? 'spend' : billable ? 'quote' : 'read'),
     };
-    const handler = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
+    const handler = (args: Args, extra: Extra): Promise<ToolAnswer> =>
+      inToolSpan(spec.name, server, extra, () => answer(args, extra));
+    const answer = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
       const started = performance.now();
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.

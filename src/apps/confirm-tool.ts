@@ -22,6 +22,7 @@ import { clientShowsApps } from '../protocol/app-only.js';
 import type { ToolAnswer } from '../protocol/consent-form.js';
 import { portableInputSchema, portableSchema } from '../protocol/portable-schema.js';
 import { toolError } from '../result.js';
+import { tracedTool } from '../telemetry/tool-span.js';
 import { BILLABLE_ANNOTATIONS, GUARD_INPUT, type RuntimeDeps, runBillable } from '../tool-runtime.js';
 import { transportOf, visibleSpecs } from '../tool-visibility.js';
 import { CONFIRM_TOOL } from './confirm-name.js';
@@ -55,7 +56,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
       // A second entrance to every paid tool: the same spend scope.
       scopeChallenge: scopeChallengeFor('spend'),
     },
-    async (input, ctx): Promise<ToolAnswer> => {
+    tracedTool(CONFIRM_TOOL, server, async (input, ctx): Promise<ToolAnswer> => {
       try {
         // Before anything walks the quoted arguments: the other tools get this bound from the runtime.
         checkArgumentDepth(input);
@@ -99,7 +100,7 @@ export function registerConfirmTool(server: McpServer, specs: ToolSpec[], deps: 
       } catch (err) {
         return toolError(err, deps.log);
       }
-    },
+    }),
   );
   return true;
 }

@@ -18,7 +18,9 @@ import {
 } from '../errors.js';
 import { type Logger, registerSecret } from '../log.js';
 import { metrics } from '../telemetry/metrics.js';
+import { bindToTrace } from '../telemetry/traces.js';
 import { abortError, classifyTransportError } from './failure.js';
+import { annotateResponse, inRequestSpan } from './request-span.js';
 import { interpret } from './response.js';
 import { retryDelay, shouldRetry } from './retry.js';
 import type { ApiResult } from './types.js';
@@ -100,6 +102,8 @@ export interface RequestSpec<T> {
   method: 'GET' | 'POST';
   /** Path after the base URL, starting with `/`. Never carries the key. */
   path: string;
+  /** `path` with its ids as `{names}` (spans name the route, not one job), when it carries any. */
+  route?: string;
   query?: Record<string, string | undefined>;
   json?: unknown;
   /** Multipart body (undici's FormData: undici's fetch only recognises its own class). */
@@ -114,6 +118,8 @@ export interface RequestSpec<T> {
 
 export class PlatformHttp {
   private readonly baseUrl: string;
+  /** The platform's host, for spans (never the URL: its path may carry ids). */
+  private readonly host: string;
   private readonly apiKey: string;
   /** Injected, or our own keep-alive Agent created on the first request (see `loadUndici`). */
   private dispatcher: Dispatcher | undefined;
@@ -132,6 +138,7 @@ export class PlatformHttp {
   constructor(opts: PlatformHttpOptions) {
     registerSecret(opts.apiKey);
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.host = URL.canParse(this.baseUrl) ? new URL(this.baseUrl).hostname : '';
     this.apiKey = opts.apiKey;
     this.ownsDispatcher = opts.dispatcher === undefined;
     this.dispatcher = opts.dispatcher;
@@ -229,13 +236,15 @@ export class PlatformHttp {
    */
   private async enqueue<T>(spec: RequestSpec<T>, attempt: number): Promise<ApiResult<T>> {
     const caller = spec.signal;
+    // Bound to the caller's trace: a queued attempt is started later from another request's completion.
+    const attemptOnce = bindToTrace(() => inRequestSpan(spec, this.host, attempt, () => this.send(spec, attempt)));
     let queue: PQueue;
     try {
       queue = this.queue ?? (await this.getQueue());
     } catch (err) {
       throw new ConnectionError('the request queue could not be loaded', false, undefined, { cause: err });
     }
-    if (!caller) return queue.add(() => this.send(spec, attempt));
+    if (!caller) return queue.add(attemptOnce);
     caller.throwIfAborted();
     const whileQueued = new AbortController();
     let started = false;
@@ -247,7 +256,7 @@ export class PlatformHttp {
       return await queue.add(
         () => {
           started = true;
-          return this.send(spec, attempt);
+          return attemptOnce();
         },
         { signal: whileQueued.signal },
       );
@@ -315,6 +324,7 @@ export class PlatformHttp {
             });
       status = res.statusCode;
       requestId = header(res.headers, 'x-request-id') || sentId;
+      annotateResponse(res.statusCode, requestId);
       const text = await res.body.text();
       const data = interpret(
         { status: res.statusCode, text, retryAfter: header(res.headers, 'retry-after'), requestId },

@@ -13,6 +13,7 @@ import type { EndpointFilter, EventStoreMethods, LeasedDelivery } from '../store
 import { metrics } from '../telemetry/metrics.js';
 import { nextAttemptAt } from './backoff.js';
 import { callerMatches, type EventEndpoint, shownEndpoint } from './config.js';
+import { inDeliverySpan } from './delivery-span.js';
 import { createEventPoster, type EventPoster, POST_TIMEOUT_MS } from './post.js';
 import { eventsWords as W } from './wording.js';
 
@@ -103,7 +104,7 @@ export function startEventWorker(opts: EventWorkerOptions): EventWorker {
     }
     const started = now();
     // Signed at the wall clock's time (receivers check it within minutes), whatever clock schedules retries.
-    const r = await poster.post(ep.url, ep.secret, d.eventId, d.payload, new Date());
+    const r = await inDeliverySpan(d, ep.url, () => poster.post(ep.url, ep.secret, d.eventId, d.payload, new Date()));
     if (r.ok) opts.onStep?.('event_posted');
     const at = now();
     const nextAt = r.ok ? undefined : nextAttemptAt(d.attempts, d.createdAt, at, opts.retryForMs);

@@ -14,6 +14,7 @@ import type { Json } from '../client/types.js';
 import type { PlatformRequest } from '../define-tool.js';
 import { BadRequestError, UserInputError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { inSpan } from '../telemetry/traces.js';
 import { openQuotedFile } from './confine.js';
 import type { ResolvedMedia } from './local-media.js';
 import type { Stager } from './stage-s3.js';
@@ -105,7 +106,7 @@ export async function stageRequest(
   const keys: string[] = [];
   try {
     for (const [placeholder, m] of files) {
-      const s = await stageOne(m, stager, group);
+      const s = await inSpan('genplat.staging', { 'genplat.staging.field': m.field }, () => stageOne(m, stager, group));
       keys.push(s.key);
       urls.set(placeholder, s.url);
     }

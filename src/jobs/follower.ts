@@ -11,6 +11,7 @@
  * owner any more.
  */
 import type { Logger } from '../log.js';
+import { outsideTrace } from '../telemetry/traces.js';
 import { isPollable, jobKey, recordRef } from './handle.js';
 import type { Poller } from './poller.js';
 import type { JobFilter, JobRecord } from './store.js';
@@ -166,7 +167,8 @@ export function createFollower(opts: FollowerOptions): Follower {
   return {
     follow(owner) {
       owners.set(owner, (owners.get(owner) ?? 0) + 1);
-      schedule(0);
+      // Outside the trace of the call that asked: every later scan is the server's own work, not that call's.
+      outsideTrace(() => schedule(0));
       return release(() => {
         const n = (owners.get(owner) ?? 1) - 1;
         if (n <= 0) owners.delete(owner);

@@ -35,6 +35,7 @@ import { fingerprint as fingerprintOf } from './fingerprint.js';
 import { admitRules, confirmationRequired, type GuardDecision, type GuardRequest } from './guard.js';
 import { acknowledge, type ItemSpecs, releaseUnacknowledged, sendBundle } from './outbox.js';
 import { TOKEN_TTL_MS } from './token.js';
+import { traceAdmission } from './traced-steps.js';
 import {
   admissionUnknownWords,
   CostRefusedError,
@@ -124,7 +125,7 @@ export async function admitCampaignCall(
   deps.onStep?.('before_admit');
   let admitted: Awaited<ReturnType<JobStore['admitBundle']>>;
   try {
-    admitted = await deps.jobs.admitBundle(intents, rules, evaluateCampaignAdmission);
+    admitted = await traceAdmission(() => deps.jobs.admitBundle(intents, rules, evaluateCampaignAdmission));
   } catch (err) {
     // Not seen admitted, so never sent from here, and no sweep sends an unacknowledged item: the truth is "not
     // admitted" or, while the store cannot say, "may have been admitted; follow the handle" (admission-answer.ts).

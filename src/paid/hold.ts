@@ -40,6 +40,7 @@ import { admitRules, type GuardDecision, type GuardRequest, refusalError } from 
 import { acknowledge, release, releaseUnacknowledged } from './outbox.js';
 import type { PreparedCall } from './prepare.js';
 import { TOKEN_TTL_MS } from './token.js';
+import { traceAdmission } from './traced-steps.js';
 import {
   ApprovalRefusedError,
   approvalNextStep,
@@ -206,10 +207,8 @@ async function admitHeld(
   deps.onStep?.('before_admit');
   let admitted: Awaited<ReturnType<BillingDeps['jobs']['admitBundle']>>;
   try {
-    admitted = await deps.jobs.admitBundle(
-      intents as never,
-      rules,
-      campaign ? evaluateCampaignAdmission : evaluateBundleOfOne,
+    admitted = await traceAdmission(() =>
+      deps.jobs.admitBundle(intents as never, rules, campaign ? evaluateCampaignAdmission : evaluateBundleOfOne),
     );
   } catch (err) {
     // Never seen admitted: released (or left unacknowledged, which no sweep sends); no approval was written.

@@ -35,6 +35,7 @@ import { holdIfPolicyAsks } from './hold.js';
 import { release } from './outbox.js';
 import { type PreparedCall, prepareCall } from './prepare.js';
 import { sendItem } from './send.js';
+import { traceAdmission, traceConsent, traceQuote } from './traced-steps.js';
 import { admissionUnknownWords, RELEASED_UNCONFIRMED, TOKEN_ALREADY_USED } from './wording.js';
 
 export type { BillingDeps, PaidCallArgs, PaidCallResult, PaidResult } from './call-types.js';
@@ -52,11 +53,13 @@ export async function runPaidCall(
   const raw = args.input;
   const files = filesDeps(deps.config, { roots: deps.roots, uploads: deps.uploads, selfStager: deps.selfStager });
   if (isBundle(paid)) {
-    const bundle = await prepareBundle(paid, raw, ctx, deps, { files, allowDuplicate: args.allowDuplicate });
+    const bundle = await traceQuote(paid.name, () =>
+      prepareBundle(paid, raw, ctx, deps, { files, allowDuplicate: args.allowDuplicate }),
+    );
     if ('repeatOf' in bundle) return { envelope: await repeatAnswer(bundle.repeatOf, ctx), repeat: true };
     return consentAndAdmit(paid, { ...bundle, files: new Map() }, args, ctx, deps, bundle.items);
   }
-  const prepared = await prepareCall(paid, raw, ctx, { files, owner: deps.owner });
+  const prepared = await traceQuote(paid.name, () => prepareCall(paid, raw, ctx, { files, owner: deps.owner }));
   return consentAndAdmit(paid, prepared, args, ctx, deps);
 }
 
@@ -92,7 +95,7 @@ async function consentAndAdmit(
     ...(items ? { itemCredits: items.map((i) => i.estimate.credits) } : {}),
   };
 
-  const decision = await guardCall(guardDeps, call);
+  const decision = await traceConsent(() => guardCall(guardDeps, call));
   if (decision.kind === 'refuse') return { error: decision.error };
   // The card is built from the same request, estimate and summary as the form's message (consentMessage).
   const quoted = (envelope: JobEnvelope) => ({
@@ -220,7 +223,7 @@ async function admitOrRelease(
   admit: () => ReturnType<JobStore['admitBundle']>,
 ): Promise<Awaited<ReturnType<JobStore['admitBundle']>> | { unknown: string }> {
   try {
-    const admitted = await admit();
+    const admitted = await traceAdmission(admit);
     logBudgetAlerts(deps.log, admitted);
     return admitted;
   } catch (err) {

@@ -14,6 +14,7 @@ import type { Logger } from '../log.js';
 import { NOT_RECORDED_LEAD } from '../store/spool-notes.js';
 import { isStoreUnreachable } from '../store/unreachable.js';
 import { metrics } from '../telemetry/metrics.js';
+import { inSpan } from '../telemetry/traces.js';
 
 /** What a paid call ends with: an envelope (submitted, unknown, an answer), or an error to report. */
 export type PaidResult = { envelope: JobEnvelope } | { error: unknown };
@@ -38,7 +39,9 @@ async function settleDurably(rec: JobRecord, result: Parameters<JobStore['settle
   const delays = deps.settleRetryDelaysMs ?? SETTLE_RETRY_DELAYS_MS;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await deps.jobs.settle(rec.id, result);
+      return await inSpan('genplat.settle', { 'genplat.settle.outcome': result.outcome }, () =>
+        deps.jobs.settle(rec.id, result),
+      );
     } catch (err) {
       const wait = delays[attempt];
       if (wait === undefined || !isStoreUnreachable(err)) throw err;

@@ -36,6 +36,7 @@ import { openPubSub, type PubSub } from '../store/pubsub.js';
 import { metricsRoute } from '../telemetry/metrics-route.js';
 import { startMetrics } from '../telemetry/metrics-start.js';
 import { timedStore } from '../telemetry/metrics-store.js';
+import { stopTracing } from '../telemetry/traces.js';
 import { callbackUrl as makeCallbackUrl } from '../webhooks/callback-url.js';
 import { type JobHints, pubSubHints } from '../webhooks/hints.js';
 import { webhookReceiver } from '../webhooks/receiver.js';
@@ -354,6 +355,8 @@ export async function serveHttp(config: Config, log: Logger): Promise<void> {
     stopping = true;
     log.info(`shutting down (${why})`);
     await rt.close();
+    // The spans of the last requests reach the collector (a no-op while traces are off).
+    await stopTracing().catch(() => {});
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));

@@ -1,7 +1,7 @@
 /** The server side of the MCP Apps: links, UI resources and CSP, thumbnails, and consent by a human click. */
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI } from '../../src/apps/uris.js';
+import { BOARD_URI, JOB_VIEWER_URI, PICKER_URI, SPEND_REPORT_URI } from '../../src/apps/uris.js';
 import { billablePosts } from '../helpers/examples.js';
 import { APPS_HOST, type Harness, startHarness, structured, text } from '../helpers/harness.js';
 
@@ -35,6 +35,7 @@ describe('MCP Apps: links and resources', () => {
     expect(uri('wait_for_jobs')?.resourceUri).toBe(JOB_VIEWER_URI);
     expect(uri('list_avatars')?.resourceUri).toBe(PICKER_URI);
     expect(uri('list_voices')?.resourceUri).toBe(PICKER_URI);
+    expect(uri('list_jobs')?.resourceUri).toBe(SPEND_REPORT_URI);
     expect(uri('confirm_paid_call')).toMatchObject({ resourceUri: JOB_VIEWER_URI, visibility: ['app'] });
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SPEND_REPORT_URI } from '../../src/apps/uris.js';
 import { defineTool } from '../../src/define-tool.js';
 import { awaitingDecisionRows, withPendingApprovals } from '../../src/jobs/approval-rows.js';
 import { nameOfPeople } from '../../src/jobs/approval-view.js';
@@ -56,6 +57,9 @@ export default defineTool({
   name: 'list_jobs',
   title: 'List jobs and spend',
   toolset: 'jobs',
+  // A host with MCP Apps shows the spend report (table + chart by person, team, tool, period) beside the list:
+  // the View reads genplat://spend/report itself, scoped to the caller as this tool's spend is.
+  ui: SPEND_REPORT_URI,
   description: "Ledger jobs (newest first) with today's spend, ceilings and confirmation policy. Free.",
   input: {
     status: z.enum(JOB_STATUSES).optional().describe('only this status'),

@@ -36,6 +36,7 @@ export function enterpriseArea(http: PlatformHttp): PlatformClient['enterprise']
         // A lone surrogate cannot cross a UTF-8 wire (encodeURIComponent would throw): it travels as U+FFFD,
         // as query values do through URLSearchParams.
         path: `/enterprise/status/${encodeURIComponent(wellFormed(requestId))}`,
+        route: '/enterprise/status/{request_id}',
         query: { media },
         schema: EnterpriseStatusSchema,
         envelope: false,
