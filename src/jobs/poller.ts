@@ -271,13 +271,13 @@ export function createPoller(opts: PollerOptions): Poller {
       // change. The line is still written (and visible to other processes) before the answer.
       await jobs.observe(rec.id, patch);
       if (patch.status === 'completed' || patch.status === 'failed') opts.onFinal?.(rec);
-      if (patch.status === 'completed' || patch.status === 'failed')
-        metrics.jobFinal(
-          rec.tool,
-          rec.owner,
-          patch.creditsCharged ?? rec.creditsCharged ?? 0,
-          patch.creditsRefunded ?? rec.creditsRefunded ?? 0,
-        );
+      // Only the figures this write changed (the patch carries a charge or refund only when it changed).
+      metrics.creditsReported(
+        rec.tool,
+        rec.owner,
+        (patch.creditsCharged ?? rec.creditsCharged ?? 0) - (rec.creditsCharged ?? 0),
+        (patch.creditsRefunded ?? rec.creditsRefunded ?? 0) - (rec.creditsRefunded ?? 0),
+      );
     } catch (err) {
       log.warn('could not update the job ledger after a status read', { handle, error: message(err) });
     }

@@ -71,6 +71,8 @@ export async function settleSubmission(
     ...(sub.platformEstimate !== undefined ? { platformEstimate: sub.platformEstimate } : {}),
   };
   metrics.creditsQuoted(rec.tool, rec.owner, (est ?? rec.estimate)?.credits ?? 0);
+  // A charge in the submit answer is reported now; later status reads count only what grows beyond it.
+  metrics.creditsReported(rec.tool, rec.owner, sub.creditsCharged ?? 0, 0);
   // What the store now holds for this job: the quote and whatever the platform reported at submit time.
   const settled = { ...rec, ...charges, outcome: 'submitted' as const, status, handle };
   warnIfAboveQuote(deps.log, settled);

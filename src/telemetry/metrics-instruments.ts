@@ -150,7 +150,7 @@ function instruments(meter: Meter): MetricsSink {
     creditsQuoted(tool, owner, credits) {
       if (credits > 0) quoted.add(credits, { 'gen_ai.tool.name': tool, 'genplat.owner': person(owner) });
     },
-    jobFinal(tool, owner, ch, rf) {
+    creditsReported(tool, owner, ch, rf) {
       const attrs = { 'gen_ai.tool.name': tool, 'genplat.owner': person(owner) };
       if (ch > 0) charged.add(ch, attrs);
       if (rf > 0) refunded.add(rf, attrs);

@@ -21,7 +21,13 @@ export interface MetricsSink {
   /** `path` as requested (the sink keeps only its route template: metrics-route-template.ts). */
   platformResponse(method: string, path: string, status: number | undefined, error: string, seconds: number): void;
   creditsQuoted(tool: string, owner: string | undefined, credits: number): void;
-  jobFinal(tool: string, owner: string | undefined, charged: number, refunded: number): void;
+  /**
+   * What the platform newly reported for a job: the growth of its charge and of its refund since the record this
+   * instance read (settle's submit answer, then each status read that changed a figure). Counted when reported,
+   * not when the job ends, so a charge or refund that arrives after completion is counted too; a figure the
+   * platform lowers is not subtracted (counters only grow; the audit and the spend report hold the exact figures).
+   */
+  creditsReported(tool: string, owner: string | undefined, chargedDelta: number, refundedDelta: number): void;
   eventDelivery(outcome: 'delivered' | 'retry' | 'gave_up', lagSeconds: number | undefined): void;
   storeCall(op: string, outcome: 'ok' | 'error' | 'timeout', seconds: number): void;
 }
@@ -46,7 +52,7 @@ export const metrics: MetricsSink = {
   platformResponse: (method, path, status, error, seconds) =>
     sink?.platformResponse(method, path, status, error, seconds),
   creditsQuoted: (tool, owner, credits) => sink?.creditsQuoted(tool, owner, credits),
-  jobFinal: (tool, owner, charged, refunded) => sink?.jobFinal(tool, owner, charged, refunded),
+  creditsReported: (tool, owner, charged, refunded) => sink?.creditsReported(tool, owner, charged, refunded),
   eventDelivery: (outcome, lagSeconds) => sink?.eventDelivery(outcome, lagSeconds),
   storeCall: (op, outcome, seconds) => sink?.storeCall(op, outcome, seconds),
 };

@@ -1,7 +1,7 @@
 /**
  * The MCP server span of a tools/call, by the OpenTelemetry semantic conventions for MCP (gen-ai/mcp.md): name
  * `tools/call {gen_ai.tool.name}`, kind SERVER, parent = the caller's `params._meta.traceparent`/`tracestate`
- * (SEP-414; the SDK leaves both in `ctx.mcpReq._meta`), `error.type` = `tool_error` when the result is `isError`.
+ * (SEP-414; the SDK leaves both in `ctx.mcpReq._meta`; over HTTP without them, the W3C headers), `error.type` = `tool_error` when the result is `isError`.
  * Never the arguments or the result: only names, ids and the outcome.
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
@@ -52,6 +52,23 @@ export function inToolSpan<R extends object>(
       if ('isError' in result && result.isError === true) mark.fail('tool_error');
       return result;
     },
-    { kind: 'server', parent: ctx.mcpReq._meta as { traceparent?: unknown; tracestate?: unknown } | undefined },
+    { kind: 'server', parent: callerContext(ctx) },
   );
+}
+
+type TraceCarrier = { traceparent?: unknown; tracestate?: unknown };
+
+/**
+ * The caller's trace context: the request's `_meta` (the protocol's carrier, which survives any transport), else
+ * over HTTP the W3C `traceparent`/`tracestate` headers — what a gateway or an HTTP client instrumented by
+ * OpenTelemetry sends when the MCP client itself knows nothing of traces. `_meta` wins when both are there: it is
+ * the MCP client's own span, nearer to this call than a proxy's.
+ */
+function callerContext(ctx: ServerContext): TraceCarrier | undefined {
+  const meta = ctx.mcpReq._meta as TraceCarrier | undefined;
+  if (typeof meta?.traceparent === 'string') return meta;
+  const headers = ctx.http?.req?.headers;
+  const traceparent = headers?.get('traceparent');
+  if (!traceparent) return meta;
+  return { traceparent, tracestate: headers?.get('tracestate') ?? undefined };
 }

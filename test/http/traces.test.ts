@@ -155,6 +155,30 @@ describe(`traces (${testEra()} era)`, () => {
     }
   });
 
+  it('over HTTP without _meta, the W3C traceparent header is the parent; _meta wins when both are sent', async () => {
+    const HEADER_TRACE = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const HEADER_SPAN = '1122334455667788';
+    // A gateway (or an instrumented fetch) adds the W3C headers; the MCP client itself sends no trace context.
+    const traced = await fx.connect(TOKEN_A, {
+      fetch: (url, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('traceparent', `00-${HEADER_TRACE}-${HEADER_SPAN}-01`);
+        return fetch(url, { ...init, headers });
+      },
+    });
+    exporter.reset();
+    await traced.client.callTool({ name: 'list_jobs', arguments: {} });
+    const viaHeader = only(exporter.getFinishedSpans(), 'tools/call list_jobs');
+    expect(viaHeader.spanContext().traceId).toBe(HEADER_TRACE);
+    expect(parentOf(viaHeader)).toBe(HEADER_SPAN);
+
+    exporter.reset();
+    await traced.client.callTool({ name: 'list_jobs', arguments: {}, _meta: META });
+    const viaMeta = only(exporter.getFinishedSpans(), 'tools/call list_jobs');
+    expect(viaMeta.spanContext().traceId).toBe(TRACE_ID);
+    expect(parentOf(viaMeta)).toBe(CALLER_SPAN);
+  });
+
   it('no span carries the API key, the bearer token, the confirmation token or the request body', () => {
     expect(seen.length).toBeGreaterThan(8);
     const sources = seen.map((s) => ({
