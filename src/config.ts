@@ -23,6 +23,7 @@ import { HOSTS, type HostId } from './install/hosts.js';
 import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
 import { type BudgetsFile, budgetConflicts, loadBudgetsFile } from './paid/budgets-file.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
+import { budgetsOnAliases } from './people/same-person.js';
 import { type Problem, parseSelection, type ReportSelection } from './report/selection.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 import { type MetricsConfig, parseMetricsConfig } from './telemetry/metrics-config.js';
@@ -992,6 +993,14 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const tokenScopes = parseTokenScopes(e.GENPLAT_HTTP_TOKEN_SCOPES, httpTokens.names, problems);
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
+  budgetsOnAliases(
+    people,
+    [
+      { source: 'GENPLAT_USER_BUDGETS', ids: Object.keys(userBudgets) },
+      { source: 'GENPLAT_BUDGETS: people', ids: Object.keys(budgets?.people ?? {}) },
+    ],
+    problems,
+  );
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
   const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
   const traces = tracesSettings(e, problems);

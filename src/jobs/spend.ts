@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Config, ConfirmPolicy } from '../config.js';
-import { budgetRules, userDayLimit } from '../paid/budgets.js';
+import { budgetPerson, budgetRules, userDayLimit } from '../paid/budgets.js';
 import { utcDayStart } from '../paid/guard.js';
 import type { BudgetPeriod, BudgetRule } from '../store/types.js';
 import { reconcile, reportedCharge } from './reconcile.js';
@@ -97,7 +97,9 @@ async function yourSpend(
   since: Date,
   accountLeft: number,
 ): Promise<NonNullable<Spend['you']>> {
-  const mine = await jobs.spendSince(since, owner);
+  // A person's spend is that of all their ids (the people file's `also`): the figure their day ceiling counts.
+  let mine = 0;
+  for (const id of budgetPerson(config, owner).ids) mine += await jobs.spendSince(since, id);
   const limit = userDayLimit(config, owner);
   const left = limit === undefined ? accountLeft : Math.min(accountLeft, Math.max(0, limit - mine));
   return {
@@ -109,6 +111,19 @@ async function yourSpend(
       limit === undefined
         ? `you: ${fmt(mine)} credits today (no per-user budget; ${fmt(left)} left on the account)`
         : `you: ${fmt(mine)} of ${fmt(limit)} credits today (${fmt(left)} left)`,
+  };
+}
+
+/** The person's day budget as a budget line's rule: named by their entry's id, counted over all their ids. */
+function personDay(config: Config, owner: string, since: Date, limit: number): BudgetRule {
+  const person = budgetPerson(config, owner);
+  return {
+    scope: 'person',
+    name: person.key,
+    ...(person.ids.length > 1 ? { owners: person.ids } : {}),
+    period: 'day',
+    since,
+    limit,
   };
 }
 
@@ -140,9 +155,7 @@ export async function budgetStatus(
   const userLimit = userDayLimit(config, who.owner);
   const day: BudgetRule[] = [
     { scope: 'account', period: 'day', since: dayStart, limit: config.maxCreditsPerDay },
-    ...(who.owner !== undefined && userLimit !== undefined
-      ? [{ scope: 'person' as const, name: who.owner, period: 'day' as const, since: dayStart, limit: userLimit }]
-      : []),
+    ...(who.owner !== undefined && userLimit !== undefined ? [personDay(config, who.owner, dayStart, userLimit)] : []),
   ];
   const budgets = [...day, ...budgetRules(config, who, now)];
   const facts = await jobs.readAdmissionFacts({

@@ -7,13 +7,27 @@
  */
 import type { Config } from '../config.js';
 import type { BudgetPeriod, BudgetRule } from '../store/types.js';
+import { idsOfPerson } from '../people/same-person.js';
 import { BUDGET_PERIODS, type PeriodLimits } from './budgets-file.js';
 import { periodStart } from './periods.js';
 
 type BudgetConfig = Pick<
   Config,
-  'userMaxCreditsPerDay' | 'userBudgets' | 'maxCreditsPerWeek' | 'maxCreditsPerMonth' | 'budgets'
+  'userMaxCreditsPerDay' | 'userBudgets' | 'maxCreditsPerWeek' | 'maxCreditsPerMonth' | 'budgets' | 'people'
 >;
+
+/**
+ * Whose budget a caller spends: the person's (their people-file entry's id, `key`) and every id of theirs whose
+ * spend counts together (`ids`: the entry's and its `also` ids). One human asking as `token:chatbot:U1` and as
+ * `slack:T1:U1` spends one budget, not two. An id the people file does not know is a person of one id.
+ */
+export function budgetPerson(
+  config: Partial<Pick<Config, 'people'>>,
+  owner: string,
+): { key: string; ids: readonly string[] } {
+  const ids = config.people ? idsOfPerson(config.people, owner) : [owner];
+  return { key: ids[0] ?? owner, ids };
+}
 
 /** Own-property lookup: an id such as "constructor" must not read Object.prototype. */
 const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined =>
@@ -25,8 +39,10 @@ const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined 
  * (none configured, or stdio, whose one user is bounded by the account's ceilings alone). Config refuses to start
  * when the environment and the file both set one of these (budgets-file.ts `budgetConflicts`).
  */
-export function userDayLimit(config: Partial<BudgetConfig>, owner: string | undefined): number | undefined {
-  if (owner === undefined) return undefined;
+export function userDayLimit(config: Partial<BudgetConfig>, caller: string | undefined): number | undefined {
+  if (caller === undefined) return undefined;
+  // The person's budget, set on their entry's id (an override under an alias id is refused at start).
+  const owner = budgetPerson(config, caller).key;
   // (`?? {}`: configs built by hand in tests predate the fields.)
   return (
     own(config.userBudgets ?? {}, owner) ??
@@ -57,9 +73,12 @@ export function budgetRules(
   };
   add('account', undefined, { week: config.maxCreditsPerWeek, month: config.maxCreditsPerMonth }, LONGER);
   if (who.owner !== undefined) {
-    const mine = own(config.budgets?.people, who.owner) ?? {};
+    const person = budgetPerson(config, who.owner);
+    const mine = own(config.budgets?.people, person.key) ?? {};
     const dflt = config.budgets?.person ?? {};
-    add('person', who.owner, { week: mine.week ?? dflt.week, month: mine.month ?? dflt.month }, LONGER);
+    const before = out.length;
+    add('person', person.key, { week: mine.week ?? dflt.week, month: mine.month ?? dflt.month }, LONGER);
+    if (person.ids.length > 1) for (const rule of out.slice(before)) rule.owners = person.ids;
   }
   for (const team of [...new Set(who.teams ?? [])].sort()) {
     const limits = own(config.budgets?.teams, team);

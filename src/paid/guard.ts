@@ -14,7 +14,7 @@ import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { metrics } from '../telemetry/metrics.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
-import { budgetRules, userDayLimit } from './budgets.js';
+import { budgetPerson, budgetRules, userDayLimit } from './budgets.js';
 import { consentFormText, tokenFlowSummary } from './chat-summary.js';
 import {
   askConsent,
@@ -211,7 +211,7 @@ export function admitRules(
     maxCreditsPerCall: deps.config.maxCreditsPerCall,
     maxCreditsPerDay: deps.config.maxCreditsPerDay,
     dayStart: utcDayStart(now),
-    user: owner !== undefined && userLimit !== undefined ? { owner, maxCreditsPerDay: userLimit } : undefined,
+    user: owner !== undefined && userLimit !== undefined ? personDayRule(deps.config, owner, userLimit) : undefined,
     ...(budgets.length > 0 ? { budgets } : {}),
     ...(req.teams?.length ? { teams: [...req.teams] } : {}),
     duplicate: req.allowDuplicate
@@ -228,6 +228,12 @@ export function admitRules(
     exclusive,
     nonce: decision.nonce,
   };
+}
+
+/** The person's day ceiling: named by their entry's id, counted over all their ids (`budgetPerson`). */
+function personDayRule(config: GuardDeps['config'], owner: string, limit: number): NonNullable<AdmitRules['user']> {
+  const person = budgetPerson(config, owner);
+  return { owner: person.key, maxCreditsPerDay: limit, ...(person.ids.length > 1 ? { owners: person.ids } : {}) };
 }
 
 /**

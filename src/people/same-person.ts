@@ -7,7 +7,8 @@
  * An alias only ever RESTRICTS: it makes a requester's other ids unable to decide their request and counts one
  * person once toward `approvals_required`. It never lends the person's approver rights to the alias (a policy lists
  * approvers by the ids it trusts; `token:chatbot:…` rests on a bot's token and must not decide as the Slack person).
- * Budgets stay per owner id (docs/operate.md "People with several ids").
+ * Person budgets are the person's: kept on their entry's id, with the spend of all their ids counted together
+ * (`idsOfPerson`; docs/operate.md "One person, several ids").
  */
 
 /** What the helpers read of a directory entry: its other ids. */
@@ -44,4 +45,32 @@ export function personKeyIn(people: Directory): (id: string) => string {
 /** The people file's entry for an id, found through the person's other ids too (name, e-mail, groups). */
 export function personEntry<P extends WithAliases>(people: ReadonlyMap<string, P>, id: string): P | undefined {
   return people.get(personKey(people, id));
+}
+
+/**
+ * Every owner id of the person `id` belongs to: their entry's id, then its `also` ids (in file order); an id the
+ * file does not know is a person of one id. Whose spend counts against a person budget.
+ */
+export function idsOfPerson(people: ReadonlyMap<string, WithAliases>, id: string): string[] {
+  const key = personKey(people, id);
+  return [key, ...(people.get(key)?.also ?? [])];
+}
+
+/**
+ * Per-person budgets set under an alias id (GENPLAT_USER_BUDGETS, the budgets file's `people`): refused at start,
+ * since a person's budget is their entry's and an alias's own figure would be a second, silent one.
+ */
+export function budgetsOnAliases(
+  people: ReadonlyMap<string, WithAliases>,
+  budgeted: { source: string; ids: readonly string[] }[],
+  problems: string[],
+): void {
+  for (const { source, ids } of budgeted)
+    for (const id of ids) {
+      const key = personKey(people, id);
+      if (key !== id)
+        problems.push(
+          `${source}: "${id}" is another id of the person "${key}" (GENPLAT_PEOPLE also): a person has one budget, counted over all their ids; set it on "${key}"`,
+        );
+    }
 }

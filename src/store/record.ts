@@ -226,11 +226,13 @@ export interface FactQuery {
 export function factPlan(rules: AdmitRules): FactQuery[] {
   const day = rules.dayStart.getTime();
   const plan: FactQuery[] = [{ fact: 'spentToday', args: [day] }];
-  if (rules.user) plan.push({ fact: 'spentByOwner', args: [day, rules.user.owner] });
+  // A person's spend is the sum over each of their ids (one query per id: few, and the same SQL on both stores).
+  if (rules.user) for (const id of idsOf(rules.user)) plan.push({ fact: 'spentByOwner', args: [day, id] });
   for (const [budget, b] of (rules.budgets ?? []).entries()) {
     const since = b.since.getTime();
     if (b.scope === 'account') plan.push({ fact: 'spentToday', args: [since], budget });
-    else if (b.scope === 'person') plan.push({ fact: 'spentByOwner', args: [since, b.name ?? null], budget });
+    else if (b.scope === 'person')
+      for (const id of b.owners ?? [b.name ?? null]) plan.push({ fact: 'spentByOwner', args: [since, id], budget });
     else plan.push({ fact: 'spentByTeam', args: [since, b.name ?? null, since], budget });
   }
   if (rules.duplicate) {
@@ -245,6 +247,11 @@ export function factPlan(rules: AdmitRules): FactQuery[] {
   }
   if (rules.exclusive) plan.push({ fact: 'exclusive', args: exclusiveArgs(rules.exclusive) });
   return plan;
+}
+
+/** The owner ids whose spend counts as the caller's own (the person's ids; at least the caller's). */
+function idsOf(user: NonNullable<AdmitRules['user']>): readonly string[] {
+  return user.owners?.length ? user.owners : [user.owner];
 }
 
 /** The unsettled fact's arguments (`factSql` order) for one campaign item: no record is excepted. */
@@ -279,10 +286,12 @@ export function factsFrom(
 ): AdmissionFacts {
   const facts: AdmissionFacts = { now, spentToday: 0 };
   for (const { fact, row, budget } of rows) {
+    // Spend figures add up: a person's spend is read once per id of theirs (`factPlan`).
     if (budget !== undefined) {
       facts.budgetSpent ??= [];
-      facts.budgetSpent[budget] = Number(row?.spent ?? 0);
-    } else if (fact === 'spentToday' || fact === 'spentByOwner') facts[fact] = Number(row?.spent ?? 0);
+      facts.budgetSpent[budget] = (facts.budgetSpent[budget] ?? 0) + Number(row?.spent ?? 0);
+    } else if (fact === 'spentToday') facts.spentToday = Number(row?.spent ?? 0);
+    else if (fact === 'spentByOwner') facts.spentByOwner = (facts.spentByOwner ?? 0) + Number(row?.spent ?? 0);
     else if (fact !== 'spentByTeam') facts[fact] = row ? fromData(String(row.data)) : undefined;
   }
   return facts;

@@ -40,8 +40,13 @@ export type BudgetScope = 'account' | 'person' | 'team';
  */
 export interface BudgetRule {
   scope: BudgetScope;
-  /** person: the owner id; team: the team's name; account: undefined. */
+  /** person: the person's owner id (their people-file entry's, when they have one); team: its name; account: undefined. */
   name?: string | undefined;
+  /**
+   * person only: every owner id of the person (their entry's id and its `also` ids), whose spend counts together;
+   * undefined = `name` alone.
+   */
+  owners?: readonly string[] | undefined;
   period: BudgetPeriod;
   since: Date;
   limit: number;
@@ -59,7 +64,7 @@ export interface AdmitRules {
    * spend since `dayStart` (same rule as the account's) + this estimate above `maxCreditsPerDay` is refused.
    * Undefined = no per-user limit (stdio, or none configured). Checked after the account's ceiling.
    */
-  user?: { owner: string; maxCreditsPerDay: number } | undefined;
+  user?: { owner: string; maxCreditsPerDay: number; owners?: readonly string[] | undefined } | undefined;
   /**
    * Every other budget that applies to this caller (account week/month, person week/month, each team's day/week/
    * month; src/paid/budgets.ts `budgetRules`), checked in this order after `maxCreditsPerDay` and `user`.

@@ -236,6 +236,28 @@ describe('GENPLAT_BUDGETS and the period ceilings: bad input names the entry and
   });
 });
 
+describe("a person's budget is set on their entry's id, not under an alias", () => {
+  it('a per-person figure under an also id is refused at start, naming the source, the alias and the person', async () => {
+    const people = 'slack:T1:U1: { name: Uma, also: [token:chatbot:U1] }\n';
+    let problems: string[] = [];
+    try {
+      await configWith(
+        { people, budgets: 'people:\n  token:chatbot:U1: { month: 900 }\n  slack:T1:U1: { week: 400 }\n' },
+        { GENPLAT_USER_BUDGETS: '{"token:chatbot:U1": 50}' },
+      );
+    } catch (err) {
+      if (!(err instanceof ConfigurationError)) throw err;
+      problems = err.problems;
+    }
+    expect(problems).toEqual([
+      'GENPLAT_USER_BUDGETS: "token:chatbot:U1" is another id of the person "slack:T1:U1" (GENPLAT_PEOPLE also): a person has one budget, counted over all their ids; set it on "slack:T1:U1"',
+      'GENPLAT_BUDGETS: people: "token:chatbot:U1" is another id of the person "slack:T1:U1" (GENPLAT_PEOPLE also): a person has one budget, counted over all their ids; set it on "slack:T1:U1"',
+    ]);
+    const ok = await configWith({ people, budgets: 'people:\n  slack:T1:U1: { week: 400 }\n' });
+    expect(ok.budgets?.people).toEqual({ 'slack:T1:U1': { week: 400 } });
+  });
+});
+
 describe('threshold log lines', () => {
   it('one warn line per newly written alert, after the commit; none for alerts an earlier admission wrote', async () => {
     const config = await configWith({ budgets: 'teams:\n  ops: { week: 1000 }\n' });

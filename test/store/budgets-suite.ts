@@ -9,6 +9,7 @@ import type { NewJobRecord } from '../../src/jobs/store.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from '../../src/paid/admission.js';
 import { parseBudgets } from '../../src/paid/budgets-file.js';
 import { admitRules } from '../../src/paid/guard.js';
+import { parsePeople } from '../../src/people/people-file.js';
 import type { BundleItem, Store } from '../../src/store/types.js';
 import type { Backend } from './suite.js';
 
@@ -92,6 +93,42 @@ export function budgetsSuite(name: string, backend: Backend): void {
       // Bob's override (800) replaces the default month; his week is still the default's.
       expect((await call(s, cfg, 'token:bob', 100)).admitted).toBe(true);
       expect(await call(s, cfg, 'token:bob', 1)).toMatchObject({ scope: 'person', name: 'token:bob', limit: 800 });
+      await s.close();
+    });
+
+    it("one person's ids (the people file's also) spend one budget, by day and by month; another person is not counted", async () => {
+      const s = await fresh('2026-11-03T08:00:00.000Z');
+      const problems: string[] = [];
+      const people = parsePeople(
+        { 'slack:T1:U1': { name: 'Uma', also: ['token:chatbot:U1'] }, 'slack:T1:U2': { name: 'Vic' } },
+        problems,
+      );
+      expect(problems).toEqual([]);
+      const cfg = config({ people, userMaxCreditsPerDay: 300, file: { person: { month: 500 } } });
+      // The day: 200 as the bot's id for her, then 100 as herself reaches 300; one more credit under either id is over.
+      expect((await call(s, cfg, 'token:chatbot:U1', 200)).admitted).toBe(true);
+      expect((await call(s, cfg, 'slack:T1:U1', 100)).admitted).toBe(true);
+      expect(await call(s, cfg, 'slack:T1:U1', 1)).toMatchObject({
+        admitted: false,
+        reason: 'per_user_day',
+        owner: 'slack:T1:U1',
+        spent: 300,
+      });
+      expect(await call(s, cfg, 'token:chatbot:U1', 1)).toMatchObject({ admitted: false, reason: 'per_user_day' });
+      // Another person's day is their own.
+      expect((await call(s, cfg, 'slack:T1:U2', 300)).admitted).toBe(true);
+      // The month, on later days: 300 + 200 = 500 is exactly the limit, one more under either id is refused.
+      clock = Date.parse('2026-11-04T08:00:00.000Z');
+      expect((await call(s, cfg, 'slack:T1:U1', 200)).admitted).toBe(true);
+      clock = Date.parse('2026-11-05T08:00:00.000Z');
+      expect(await call(s, cfg, 'token:chatbot:U1', 1)).toMatchObject({
+        admitted: false,
+        reason: 'budget',
+        scope: 'person',
+        name: 'slack:T1:U1',
+        period: 'month',
+        spent: 500,
+      });
       await s.close();
     });
 
