@@ -21,6 +21,7 @@ import { type EventsConfig, loadEventsConfig } from './events/config.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './files/limits.js';
 import { HOSTS, type HostId } from './install/hosts.js';
 import { APPROVAL_STEPS, CAMPAIGN_STEPS, EVENT_STEPS, PAID_STEPS, type PaidStep, SPOOL_STEPS } from './kill-steps.js';
+import { telemetryNodeProblem } from './node-version.js';
 import { type BudgetsFile, budgetConflicts, loadBudgetsFile } from './paid/budgets-file.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { budgetsOnAliases } from './people/same-person.js';
@@ -1004,6 +1005,16 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
   const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
   const traces = tracesSettings(e, problems);
+  // The SDK is loaded only when on, so an older Node.js is refused only then, naming what turned it on.
+  const telemetryBy = traces
+    ? 'OTEL_* (traces are on)'
+    : metrics
+      ? metrics.token
+        ? 'GENPLAT_METRICS_TOKEN'
+        : 'OTEL_* (metrics are on)'
+      : undefined;
+  const oldNode = telemetryBy ? telemetryNodeProblem(process.version, telemetryBy) : undefined;
+  if (oldNode) problems.push(oldNode);
   if (problems.length > 0) {
     // Belt and braces: no message quotes the key today, but a value pasted into the wrong variable would be.
     const key = e.GENPLAT_API_KEY ?? env.GENPLAT_API_KEY?.trim();

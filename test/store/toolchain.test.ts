@@ -3,9 +3,10 @@
  * toolchain really runs on Node 22 (the `node` devDependency), and loading node:sqlite keeps stderr clean.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeVersionProblem } from '../../src/node-version.js';
+import { nodeVersionProblem, telemetryNodeProblem } from '../../src/node-version.js';
 import { ENTRY, ensureBuilt, ROOT } from '../helpers/build.js';
 
 const SQLITE_MODULE = join(ROOT, 'dist', 'src', 'store', 'sqlite-module.js');
@@ -31,6 +32,20 @@ describe('Node.js version', () => {
     for (const old of ['v20.20.2', 'v22.12.0', 'v18.0.0']) {
       expect(nodeVersionProblem(old)).toMatch(new RegExp(`^genplat-mcp needs Node.js >= 22\\.13 \\(found ${old}\\): `));
     }
+  });
+
+  it('telemetry (OpenTelemetry SDK 3.x) needs 22.15: an older Node.js is refused naming the setting that turned it on', () => {
+    for (const ok of ['v22.15.0', 'v22.23.3', 'v24.1.0']) expect(telemetryNodeProblem(ok, 'X')).toBeUndefined();
+    for (const old of ['v22.13.1', 'v22.14.9', 'v20.20.2']) {
+      expect(telemetryNodeProblem(old, 'GENPLAT_METRICS_TOKEN')).toBe(
+        `GENPLAT_METRICS_TOKEN: OpenTelemetry (traces and metrics) needs Node.js >= 22.15 (found ${old}); upgrade Node.js, or turn telemetry off (unset it, or OTEL_SDK_DISABLED=true)`,
+      );
+    }
+    // The SDK's own declaration, so this floor follows the pinned packages.
+    const declared = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules', '@opentelemetry', 'sdk-metrics', 'package.json'), 'utf8'),
+    ) as { engines: { node: string } };
+    expect(declared.engines.node).toBe('>=22.15.0');
   });
 
   it('runs the tests themselves on Node >= 22.13 (the pinned `node` devDependency)', () => {
