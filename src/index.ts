@@ -124,9 +124,10 @@ async function serve(config: Config, log: Logger): Promise<void> {
       close,
       async () => staging?.close(),
       () => client.close(),
+      // Before the store: the metrics' last export reads its gauges (open jobs, the outbox) from it.
+      async () => telemetry?.close(),
       () => jobs.close(),
       async () => sim?.close(),
-      async () => telemetry?.close(),
       // Last: the spans of the steps above are flushed to the collector too.
       () => stopTracing(),
     ];

@@ -73,16 +73,20 @@ export function approvalProgress(
 ): { state: ApprovalState; outstanding: Outstanding[] } {
   const listed = listedDeciders(approval, personOf);
   const requester = personOf(approval.requester);
-  // person → their first decision
-  const first = new Map<string, Decision['decision']>();
+  // person → their first decision, and the id they made it with
+  const first = new Map<string, Decision>();
   for (const d of approval.decisions) {
     const person = personOf(d.by);
-    if (listed.has(d.by) && !first.has(person)) first.set(person, d.decision);
+    if (listed.has(d.by) && !first.has(person)) first.set(person, d);
   }
   const outstanding: Outstanding[] = [];
   for (const r of approval.requirements) {
     const eligible = r.approvers.filter((a) => personOf(a) !== requester);
-    const got = new Set(eligible.map(personOf).filter((p) => first.get(p) === 'approve')).size;
+    // An approval counts toward a requirement only under the id it lists: a rule that trusts the person's Slack id
+    // is not met through their bot-delegated alias (an alias never lends approver rights: same-person.ts).
+    const got = new Set(
+      eligible.filter((a) => first.get(personOf(a))?.by === a && first.get(personOf(a))?.decision === 'approve'),
+    ).size;
     if (got < r.required)
       outstanding.push({
         rule: r.rule,
@@ -90,7 +94,7 @@ export function approvalProgress(
         waitingOn: eligible.filter((a) => !first.has(personOf(a))),
       });
   }
-  if ([...first.values()].includes('decline')) return { state: 'declined', outstanding };
+  if ([...first.values()].some((d) => d.decision === 'decline')) return { state: 'declined', outstanding };
   if (outstanding.length === 0) return { state: 'approved', outstanding };
   if (approval.state === 'expired' || now >= approval.expiresAt) return { state: 'expired', outstanding };
   return { state: 'pending', outstanding };

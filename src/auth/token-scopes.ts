@@ -12,6 +12,13 @@ export type TokenScopes = Readonly<Record<string, Access>>;
 
 const ENTRY = /^([A-Za-z][A-Za-z0-9_.-]{0,31})=([a-z]+)$/;
 
+/**
+ * Whether a problem may quote `text`. Every token this server takes is at least 16 characters (GENPLAT_HTTP_TOKEN,
+ * GENPLAT_METRICS_TOKEN), and this variable is written like GENPLAT_HTTP_TOKEN (`name=…`): a shorter value is a typo
+ * worth showing, a longer one may be a token pasted here by mistake, and a problem goes to stderr and service logs.
+ */
+const quotable = (text: string) => text.length < 16;
+
 export function parseTokenScopes(
   raw: string | undefined,
   tokenNames: Readonly<Record<string, string>>,
@@ -26,12 +33,12 @@ export function parseTokenScopes(
   for (const [i, entry] of entries.entries()) {
     const m = ENTRY.exec(entry);
     if (!m) {
-      say(`entry ${i + 1} "${entry}" must be <token name>=<read|quote|spend>`);
+      say(`entry ${i + 1}${quotable(entry) ? ` "${entry}"` : ''} must be <token name>=<read|quote|spend>`);
       continue;
     }
     const [, name, level] = m as unknown as [string, string, string];
     if (!(ACCESS_LEVELS as readonly string[]).includes(level)) {
-      say(`"${name}": the scope must be read, quote or spend (not "${level}")`);
+      say(`"${name}": the scope must be read, quote or spend${quotable(level) ? ` (not "${level}")` : ''}`);
       continue;
     }
     if (!Object.hasOwn(tokenNames, name)) {

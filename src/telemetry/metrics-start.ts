@@ -35,6 +35,9 @@ export async function startMetrics(config: Pick<Config, 'metrics'>, log: Logger)
   });
   setMetricsSink(rt.sink);
   log.info(`metrics on:${m.otlp ? ' OTLP export' : ''}${m.token ? ' /metrics (bearer token)' : ''}`);
+  // Once: the serving process closes it before the store (the last export reads the gauges from it) and again on
+  // its way out when the store never opened.
+  let closed: Promise<void> | undefined;
   return {
     ...rt,
     observeStore(store, now = Date.now) {
@@ -60,9 +63,12 @@ export async function startMetrics(config: Pick<Config, 'metrics'>, log: Logger)
         },
       });
     },
-    async close() {
-      setMetricsSink(undefined);
-      await rt.close();
+    close() {
+      closed ??= (async () => {
+        setMetricsSink(undefined);
+        await rt.close();
+      })();
+      return closed;
     },
   };
 }

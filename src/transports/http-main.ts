@@ -151,6 +151,8 @@ export async function startHttpRuntime(
     const jobs = timedStore(await openConfiguredStore(config, log, { spool: true }));
     log.info(`job store: ${jobs.description}`);
     steps.push(() => jobs.close());
+    // Steps run last-pushed first: the metrics' last export reads its gauges from the store, so before it closes.
+    if (telemetry) steps.push(() => telemetry.close());
     telemetry?.observeStore(jobs);
     const client = createPlatformClient({ baseUrl, apiKey, vendors: config.vendors, logger: log });
     steps.push(() => client.close());
