@@ -1003,8 +1003,9 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     problems,
   );
   const events = loadEventsConfig(e, (p) => resolve(p), problems);
-  const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
+  // Traces first: metrics skip a problem of a shared OTEL_* variable that traces already named.
   const traces = tracesSettings(e, problems);
+  const metrics = parseMetricsConfig(e, httpTokens.tokens, problems);
   // The SDK is loaded only when on, so an older Node.js is refused only then, naming what turned it on.
   const telemetryBy = traces
     ? 'OTEL_* (traces are on)'

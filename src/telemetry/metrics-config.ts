@@ -2,6 +2,7 @@
  * Whether metrics are on, from the standard OpenTelemetry variables and GENPLAT_METRICS_TOKEN (read by
  * src/config.ts, the only reader of the environment; docs/operate.md "Metrics"). Off unless asked for.
  */
+import { tracesWords as traceWords } from './traces-wording.js';
 
 export interface MetricsConfig {
   /** Push over OTLP (the exporter reads OTEL_EXPORTER_OTLP_* itself). */
@@ -47,6 +48,14 @@ export function parseMetricsConfig(
   const endpoint = Boolean(e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?.trim() || e.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
   // Off by default: an explicit `otlp`, or an endpoint with no exporter named (`none` names none).
   const otlp = exporters.includes('otlp') || (exporters.length === 0 && endpoint);
+  // The same rule as traces (traces-settings.ts): a receiver URL the exporter could not use would lose every
+  // figure without a word. Said once when traces already said it of the shared variable.
+  if (otlp)
+    for (const k of ['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const) {
+      const v = e[k]?.trim();
+      const problem = traceWords.endpointNotHttp(k);
+      if (v && !/^https?:\/\/[^/\s]+/i.test(v) && !problems.includes(problem)) problems.push(problem);
+    }
   if (!otlp && token === undefined) return undefined;
   return { otlp, exportIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL ?? 60_000, ...(token ? { token } : {}) };
 }

@@ -3,11 +3,13 @@
  * OpenTelemetry SDK is imported here, dynamically, and only then (with metrics off nothing of it loads:
  * test/telemetry/metrics-off.test.ts). Returns undefined when off.
  */
+
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { registerSecret } from '../log.js';
 import { packageVersion } from '../package-version.js';
 import type { Store } from '../store/types.js';
+import { boundedFlush } from './flush-bound.js';
 import { setMetricsSink } from './metrics.js';
 import type { MetricsRuntime } from './metrics-instruments.js';
 
@@ -66,7 +68,7 @@ export async function startMetrics(config: Pick<Config, 'metrics'>, log: Logger)
     close() {
       closed ??= (async () => {
         setMetricsSink(undefined);
-        await rt.close();
+        await boundedFlush(rt.close());
       })();
       return closed;
     },

@@ -7,6 +7,7 @@
  * No secret goes into a span: callers pass only names, routes, figures, ids and outcomes, never a key, a token, a
  * request or response body or a file; `safeAttributes` drops anything else that would not be a plain scalar.
  */
+import { boundedFlush } from './flush-bound.js';
 import type { TracesSettings } from './traces-settings.js';
 
 export type SpanValue = string | number | boolean;
@@ -100,5 +101,5 @@ export async function startTracing(settings: TracesSettings, seam: TracingSeam =
 export async function stopTracing(): Promise<void> {
   const was = active;
   active = undefined;
-  await was?.shutdown();
+  if (was) await boundedFlush(was.shutdown());
 }

@@ -62,4 +62,16 @@ describe('metrics configuration', () => {
     expect(same).toEqual(['GENPLAT_METRICS_TOKEN must differ from every GENPLAT_HTTP_TOKEN']);
     expect(same.join('\n')).not.toContain(HTTP_TOKEN);
   });
+  it('an OTLP endpoint that is not an http(s) URL is refused naming it, once even when traces also read it', () => {
+    expect(problems({ OTEL_METRICS_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'localhost:4318' })).toEqual([
+      'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: must be an http:// or https:// URL of an OTLP/HTTP receiver (e.g. http://localhost:4318)',
+    ]);
+    // The shared variable turns traces and metrics on: one line, not two.
+    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL of an OTLP/HTTP receiver (e.g. http://localhost:4318)',
+    ]);
+    expect(load({ OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'https://otel.example.com/v1/metrics' }).metrics?.otlp).toBe(
+      true,
+    );
+  });
 });
