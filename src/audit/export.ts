@@ -8,6 +8,7 @@
  */
 import { countedCredits } from '../jobs/reconcile.js';
 import { NO_PEOPLE, type PeopleDirectory } from '../people/people-file.js';
+import { personEntry } from '../people/same-person.js';
 import type { ApprovalAuditEvent } from '../store/approval-types.js';
 import type { AuditEvent } from '../store/types.js';
 
@@ -75,8 +76,8 @@ export function foldAudit(events: readonly AuditEvent[], people: PeopleDirectory
       ledger_id: admit.ledgerId,
       admitted_at: admit.at,
       owner: admit.owner ?? null,
-      owner_name: (admit.owner && people.get(admit.owner)?.name) || null,
-      owner_email: (admit.owner && people.get(admit.owner)?.email) || null,
+      owner_name: (admit.owner && personEntry(people, admit.owner)?.name) || null,
+      owner_email: (admit.owner && personEntry(people, admit.owner)?.email) || null,
       tool: admit.tool,
       kind: last.kind ?? null,
       quote_credits: admit.quoteCredits ?? null,
@@ -134,13 +135,13 @@ export function approvalAuditRows(
   events: readonly ApprovalAuditEvent[],
   people: PeopleDirectory = NO_PEOPLE,
 ): AuditCallRow[] {
-  const nameOf = (id: string | undefined) => (id && people.get(id)?.name) || null;
+  const nameOf = (id: string | undefined) => (id && personEntry(people, id)?.name) || null;
   return events.map((e) => ({
     ledger_id: null,
     admitted_at: null,
     owner: e.requester,
     owner_name: nameOf(e.requester) ?? e.requesterName ?? null,
-    owner_email: people.get(e.requester)?.email ?? null,
+    owner_email: personEntry(people, e.requester)?.email ?? null,
     tool: e.tool,
     kind: null,
     quote_credits: e.quoteCredits ?? null,

@@ -22,6 +22,8 @@ import { approvalProgress } from '../approvals/decide.js';
 import { APPROVAL_PREFIX, approvalHandle, parseApprovalHandle } from '../approvals/handle.js';
 import { approvalClosedText, type NameOf, waitingForApprovalBy } from '../approvals/wording.js';
 import { UserInputError } from '../errors.js';
+import type { PeopleDirectory } from '../people/people-file.js';
+import { personEntry } from '../people/same-person.js';
 import type { ApprovalRecord } from '../store/approval-types.js';
 import { CAMPAIGN_HANDLE_PREFIX, campaignEnvelope, readCampaign } from './campaign-view.js';
 import { type Estimate, EstimateSchema, type JobEnvelope } from './envelope.js';
@@ -64,10 +66,9 @@ export interface ApprovalViewDeps {
 }
 
 /** The people directory's names (GENPLAT_PEOPLE), for the views' sentences. */
-export function nameOfPeople(config: {
-  people: { get(id: string): { name?: string | undefined } | undefined };
-}): NameOf {
-  return (id) => config.people.get(id)?.name;
+export function nameOfPeople(config: { people: PeopleDirectory }): NameOf {
+  // Through the person's other ids too (the people file's `also`): an alias is named as its person.
+  return (id) => personEntry(config.people, id)?.name;
 }
 
 /**

@@ -40,12 +40,12 @@ import { DEFAULT_INTERVAL_MS, type Poller } from '../jobs/poller.js';
 import { viewEnvelope } from '../jobs/status.js';
 import type { JobStore } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import type { PeopleDirectory } from '../people/people-file.js';
 import { envelopeResult } from '../result.js';
 import { open, sign } from '../signer.js';
 import { approvalTaskState } from './approval-task.js';
 import { campaignTaskState } from './campaign-task.js';
 import { clientCapabilities, isModern } from './era.js';
-
 import { TASKS_EXTENSION } from './tasks-capability.js';
 
 export { TASKS_CAPABILITY, TASKS_EXTENSION } from './tasks-capability.js';
@@ -72,7 +72,7 @@ export interface TaskDeps {
   owner?: string | undefined;
   now?: () => number;
   /** The people file (GENPLAT_PEOPLE), for the names in "waiting for approval by …". */
-  config?: { people: { get(id: string): { name?: string | undefined } | undefined } };
+  config?: { people: PeopleDirectory };
 }
 
 type TaskStatus = 'working' | 'completed';

@@ -5,6 +5,7 @@
  * per person, not per call.
  */
 import type { PeopleDirectory } from '../people/people-file.js';
+import { personEntry } from '../people/same-person.js';
 import type { AuditEvent } from '../store/types.js';
 
 export async function recordedNames(
@@ -15,7 +16,7 @@ export async function recordedNames(
   const names = new Map<string, string>();
   const asked = new Set<string>();
   for (const e of events) {
-    if (e.event !== 'admit' || !e.owner || asked.has(e.owner) || people.get(e.owner)?.name) continue;
+    if (e.event !== 'admit' || !e.owner || asked.has(e.owner) || personEntry(people, e.owner)?.name) continue;
     asked.add(e.owner);
     const name = (await recordOf(e.ledgerId))?.ownerName;
     if (name) names.set(e.owner, name);

@@ -18,6 +18,7 @@
  */
 import { type AuditCallRow, foldAudit } from '../audit/export.js';
 import { NO_PEOPLE, type PeopleDirectory } from '../people/people-file.js';
+import { personEntry } from '../people/same-person.js';
 import type { AuditEvent } from '../store/types.js';
 import type { ReportBy, ReportSelection } from './selection.js';
 
@@ -95,7 +96,7 @@ export function periodOf(by: 'day' | 'week' | 'month', iso: string): string {
 /** The teams a call counts in (see the module comment). */
 export function teamsOf(teams: readonly string[] | undefined, owner: string | null, people: PeopleDirectory): string[] {
   if (teams?.length) return [...new Set(teams)];
-  const groups = owner ? people.get(owner)?.groups : undefined;
+  const groups = owner ? personEntry(people, owner)?.groups : undefined;
   return groups?.length ? [...new Set(groups)] : [NO_TEAM];
 }
 

@@ -4,7 +4,8 @@
  * [since, until) bounds, and the selection's errors naming their field.
  */
 import { describe, expect, it } from 'vitest';
-import type { PeopleDirectory } from '../../src/people/people-file.js';
+import { foldAudit } from '../../src/audit/export.js';
+import { type PeopleDirectory, parsePeople } from '../../src/people/people-file.js';
 import { parseSelection } from '../../src/report/selection.js';
 import { isoWeek, NO_TEAM, periodOf, STDIO_PERSON, spendReport } from '../../src/report/spend-report.js';
 import type { AuditEvent } from '../../src/store/types.js';
@@ -42,6 +43,21 @@ describe('spend report rules', () => {
     expect(isoWeek(new Date('2024-12-30T00:00:00Z'))).toBe('2025-W01'); // Monday in the next year's week 1
     expect(periodOf('month', '2026-02-28T23:59:59.999Z')).toBe('2026-02');
     expect(periodOf('day', '2026-03-01T00:00:00.000Z')).toBe('2026-03-01');
+  });
+
+  it("an alias (the people file's also) is grouped and named as its person, in the report and the audit export", () => {
+    const problems: string[] = [];
+    const people = parsePeople(
+      { 'slack:T1:U1': { name: 'Uma', groups: ['video'], also: ['token:chatbot:U1'] } },
+      problems,
+    );
+    expect(problems).toEqual([]);
+    const events = [admit('a1', '2026-03-02T00:00:00.000Z', { owner: 'token:chatbot:U1' })];
+    const byTeam = spendReport(events, { by: 'team' }, people);
+    expect(byTeam.rows.map((x) => x.key)).toEqual(['video']);
+    const byPerson = spendReport(events, { by: 'person' }, people);
+    expect(byPerson.rows[0]?.label).toContain('Uma');
+    expect(foldAudit(events, people)[0]).toMatchObject({ owner: 'token:chatbot:U1', owner_name: 'Uma' });
   });
 
   it("teams: the admit row's teams first, then the people file's groups, then (no team); several count in each", () => {
