@@ -1,9 +1,7 @@
 import { defineResource, defineResourceTemplate, variable } from '../src/define-resource.js';
 import { UserInputError } from '../src/errors.js';
 import { budgetStatus, spendToday } from '../src/jobs/spend.js';
-import { recordedNames } from '../src/report/recorded-names.js';
 import { parseSelection, REPORT_BY } from '../src/report/selection.js';
-import { spendReport, TEAM_NOTE } from '../src/report/spend-report.js';
 
 export default [
   defineResource({
@@ -35,6 +33,12 @@ export default [
       // Whose calls: an HTTP caller's own only, as genplat://spend and list_jobs scope them; stdio is the
       // operator's own machine and store, as `genplat-mcp report` (every caller).
       const events = await jobs.auditEvents({ since: selection.since, owner });
+      // Loaded on the first read, not at start: a host's connect-time listing never needs the report's code
+      // (the bench's memory after listing).
+      const [{ recordedNames }, { spendReport, TEAM_NOTE }] = await Promise.all([
+        import('../src/report/recorded-names.js'),
+        import('../src/report/spend-report.js'),
+      ]);
       const names = await recordedNames(events, config.people, (id) => jobs.get(id));
       const report = spendReport(events, selection, config.people, names);
       return {
