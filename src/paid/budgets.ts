@@ -6,8 +6,8 @@
  * The account-wide ceilings apply on top, always.
  */
 import type { Config } from '../config.js';
-import type { BudgetPeriod, BudgetRule } from '../store/types.js';
 import { idsOfPerson } from '../people/same-person.js';
+import type { BudgetPeriod, BudgetRule } from '../store/types.js';
 import { BUDGET_PERIODS, type PeriodLimits } from './budgets-file.js';
 import { periodStart } from './periods.js';
 
