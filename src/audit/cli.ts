@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AuditArgs, Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openConfiguredStore } from '../store/index.js';
+import type { Store } from '../store/types.js';
 import { approvalAuditRows, foldAudit, mergeAuditRows, toCsv, toJsonl, withRecordedNames } from './export.js';
 
 export async function runAuditExport(
@@ -19,13 +20,7 @@ export async function runAuditExport(
   write: (chunk: string) => void = (c) => process.stdout.write(c),
   err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
-  const missing = missingStore(config);
-  if (missing) {
-    err(`genplat-mcp audit: ${missing}`);
-    return 2;
-  }
-  const store = await openConfiguredStore(config, log);
-  try {
+  return withAuditStore(config, log, 'audit', err, async (store) => {
     const events = await store.auditEvents({ since: args.since, owner: args.user });
     const calls = await withRecordedNames(foldAudit(events, config.people), (id) => store.get(id));
     const approvals = approvalAuditRows(
@@ -37,6 +32,29 @@ export async function runAuditExport(
     log.info(
       `audit export: ${calls.length} paid call(s) and ${approvals.length} approval event(s) from ${store.description}`,
     );
+  });
+}
+
+/**
+ * The operator commands that read the audit (`audit export`, `report`): open the configured store, or name the
+ * missing SQLite file (exit 2) rather than create an empty one that would read as "no paid calls"; close it after.
+ * @returns the exit code: 0 once `use` has run, 2 when there is no store.
+ */
+export async function withAuditStore(
+  config: Config,
+  log: Logger,
+  command: string,
+  err: (line: string) => void,
+  use: (store: Store) => Promise<void>,
+): Promise<number> {
+  const missing = missingStore(config);
+  if (missing) {
+    err(`genplat-mcp ${command}: ${missing}`);
+    return 2;
+  }
+  const store = await openConfiguredStore(config, log);
+  try {
+    await use(store);
     return 0;
   } finally {
     await store.close();

@@ -4,10 +4,9 @@
  * as `audit export` reads it (a missing SQLite store is named, never created). An aligned table, or CSV.
  */
 
-import { missingStore } from '../audit/cli.js';
+import { withAuditStore } from '../audit/cli.js';
 import type { Config, ReportArgs } from '../config.js';
 import type { Logger } from '../log.js';
-import { openConfiguredStore } from '../store/index.js';
 import { reportCsv, reportTable } from './format.js';
 import { recordedNames } from './recorded-names.js';
 import { spendReport } from './spend-report.js';
@@ -19,20 +18,11 @@ export async function runReport(
   write: (chunk: string) => void = (c) => process.stdout.write(c),
   err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
-  const missing = missingStore(config);
-  if (missing) {
-    err(`genplat-mcp report: ${missing}`);
-    return 2;
-  }
-  const store = await openConfiguredStore(config, log);
-  try {
+  return withAuditStore(config, log, 'report', err, async (store) => {
     const events = await store.auditEvents({ since: args.since });
     const names = await recordedNames(events, config.people, (id) => store.get(id));
     const report = spendReport(events, args, config.people, names);
     write(args.csv ? reportCsv(report) : reportTable(report));
     log.info(`report: ${report.total.calls} paid call(s) by ${report.by} from ${store.description}`);
-    return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }
