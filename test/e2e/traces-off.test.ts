@@ -5,12 +5,13 @@
  * server with `OTEL_TRACES_EXPORTER=console` is the check's control: it loads the SDK and writes the call's spans
  * to stderr (never stdout), so the recorder is shown to see what it must.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
-import { ensureBuilt, ROOT, type SpawnedServer, spawnServer } from '../helpers/spawn-server.js';
+import { withModuleRecord } from '../helpers/otel-modules.js';
+import { ensureBuilt } from '../helpers/spawn-server.js';
 
 let sim: Simulator;
 let dir: string;
@@ -24,35 +25,22 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const loaded = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-
 /** Starts the bin with `env` on top of the platform settings, lists tools and reads the platform once. */
 async function listAndCall(name: string, env: Record<string, string>) {
-  const moduleLog = join(dir, `${name}-modules.log`);
-  let s: SpawnedServer | undefined;
-  try {
-    s = await spawnServer(
-      {
-        GENPLAT_BASE_URL: sim.baseUrl,
-        GENPLAT_API_KEY: sim.apiKey,
-        GENPLAT_STATE_DIR: join(dir, name),
-        GENPLAT_LOG_LEVEL: 'error',
-        GENPLAT_TEST_MODULE_LOG: moduleLog,
-        NODE_OPTIONS: `--import ${join(ROOT, 'test/fixtures/record-otel.mjs')}`,
-        ...env,
-      },
-      [],
-      { era: 'modern' },
-    );
-    expect((await s.client.listTools()).tools.length).toBeGreaterThan(10);
-    const r = await s.client.callTool({ name: 'list_voices', arguments: {} });
-    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-    const stderr = s.stderr();
-    const stdout = s.stdout();
-    return { modules: await loaded(moduleLog), stderr, stdout };
-  } finally {
-    await s?.close();
-  }
+  const { result, modules } = await withModuleRecord(
+    sim,
+    dir,
+    name,
+    env,
+    async (s) => {
+      expect((await s.client.listTools()).tools.length).toBeGreaterThan(10);
+      const r = await s.client.callTool({ name: 'list_voices', arguments: {} });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      return { stderr: s.stderr(), stdout: s.stdout() };
+    },
+    { era: 'modern' },
+  );
+  return { modules, ...result };
 }
 
 describe('traces off by default', () => {

@@ -4,14 +4,15 @@
  * module (SDK or exporter). The same run with OTLP metrics turned on loads them (the check can see them load),
  * and on stdio its counters reach an OTLP receiver when the server stops.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
-import { ensureBuilt, ROOT, type SpawnedServer, spawnServer } from '../helpers/spawn-server.js';
+import { withModuleRecord } from '../helpers/otel-modules.js';
+import { ensureBuilt } from '../helpers/spawn-server.js';
 
 let sim: Simulator;
 let dir: string;
@@ -25,30 +26,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const loaded = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+/** The OpenTelemetry metrics SDK and exporters (the API alone is the hooks' no-op surface). */
+const METRICS = /[\\/]@opentelemetry[\\/](sdk-metrics|exporter-prometheus|exporter-metrics-otlp-http)[\\/]/;
 
 async function run(name: string, env: Record<string, string>): Promise<string[]> {
-  const moduleLog = join(dir, `${name}-modules.log`);
-  let s: SpawnedServer | undefined;
-  try {
-    s = await spawnServer(
-      {
-        GENPLAT_BASE_URL: sim.baseUrl,
-        GENPLAT_API_KEY: sim.apiKey,
-        GENPLAT_STATE_DIR: join(dir, name),
-        GENPLAT_LOG_LEVEL: 'error',
-        GENPLAT_TEST_MODULE_LOG: moduleLog,
-        NODE_OPTIONS: `--import ${join(ROOT, 'test/fixtures/record-otel-metrics.mjs')}`,
-        ...env,
-      },
-      [],
-    );
+  const { modules } = await withModuleRecord(sim, dir, name, env, async (s) => {
     const r = await s.client.callTool({ name: 'list_voices', arguments: {} });
     expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-  } finally {
-    await s?.close();
-  }
-  return loaded(moduleLog);
+  });
+  return modules.filter((u) => METRICS.test(u));
 }
 
 describe('metrics off', () => {
