@@ -32,8 +32,15 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { packageVersion } from '../package-version.js';
-import type { ActiveTracing, SpanAttributes, SpanMark, SpanOptions, TraceCarrier, TracingSeam } from './traces.js';
 import type { TracesSettings } from './traces-settings.js';
+import type {
+  ActiveTracing,
+  SpanAttributes,
+  SpanMark,
+  SpanOptions,
+  TraceCarrier,
+  TracingSeam,
+} from './traces-types.js';
 
 const NO_MARK: SpanMark = { set() {}, fail() {} };
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
