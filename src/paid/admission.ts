@@ -38,6 +38,7 @@ export function evaluateAdmission(credits: number, facts: AdmissionFacts, rules:
         limit: rules.user.maxCreditsPerDay,
         credits,
         spent: mine,
+        ...(rules.user.where !== undefined ? { where: rules.user.where } : {}),
       };
     }
   }

@@ -53,6 +53,19 @@ export function userDayLimit(config: Partial<BudgetConfig>, caller: string | und
 }
 
 /**
+ * Where the caller's day ceiling (`userDayLimit`) is set, for the refusal to name: the operator raises it there
+ * (the start refuses the same limit in the environment and the file, so naming the wrong one misleads).
+ */
+export function userDayLimitSource(config: Partial<BudgetConfig>, caller: string): string {
+  const owner = budgetPerson(config, caller).key;
+  if (own(config.userBudgets ?? {}, owner) !== undefined) return 'GENPLAT_USER_BUDGETS';
+  if (own(config.budgets?.people, owner)?.day !== undefined || config.budgets?.person.day !== undefined) {
+    return 'GENPLAT_BUDGETS';
+  }
+  return 'GENPLAT_USER_MAX_CREDITS_PER_DAY';
+}
+
+/**
  * Every budget besides the account's and the person's day ceilings (which keep their own rules and refusals,
  * `AdmitRules.maxCreditsPerDay` / `user`), in the order the admission rule checks them: the account's week and
  * month, the person's week and month, then each of the caller's teams that has limits (by name) by day, week and

@@ -14,7 +14,7 @@ import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { metrics } from '../telemetry/metrics.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
-import { budgetPerson, budgetRules, userDayLimit } from './budgets.js';
+import { budgetPerson, budgetRules, userDayLimit, userDayLimitSource } from './budgets.js';
 import { consentFormText, tokenFlowSummary } from './chat-summary.js';
 import {
   askConsent,
@@ -233,7 +233,12 @@ export function admitRules(
 /** The person's day ceiling: named by their entry's id, counted over all their ids (`budgetPerson`). */
 function personDayRule(config: GuardDeps['config'], owner: string, limit: number): NonNullable<AdmitRules['user']> {
   const person = budgetPerson(config, owner);
-  return { owner: person.key, maxCreditsPerDay: limit, ...(person.ids.length > 1 ? { owners: person.ids } : {}) };
+  return {
+    owner: person.key,
+    maxCreditsPerDay: limit,
+    ...(person.ids.length > 1 ? { owners: person.ids } : {}),
+    where: userDayLimitSource(config, owner),
+  };
 }
 
 /**

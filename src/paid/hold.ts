@@ -31,6 +31,7 @@ import { personEntry } from '../people/same-person.js';
 import { evaluateBundleOfOne, evaluateCampaignAdmission } from './admission.js';
 import { failedAdmission, notAdmitted } from './admission-answer.js';
 import { logBudgetAlerts } from './budget-alerts.js';
+import { budgetPerson } from './budgets.js';
 import type { BillingDeps, PaidCallResult } from './call-types.js';
 import { ownerNameOf } from './call-types.js';
 import { itemFingerprint } from './campaign.js';
@@ -94,7 +95,12 @@ export async function holdIfPolicyAsks(
   const facts = await deps.jobs.readAdmissionFacts({
     ...admitRules(guardDeps, { owner: deps.owner, teams: deps.teams, allowDuplicate: true }, { fingerprint: '' }),
     unsettled: undefined,
-    user: { owner: requester, maxCreditsPerDay: Number.POSITIVE_INFINITY },
+    // The person's day spend, over all their ids (the people file's `also`): an alias must not start from zero.
+    user: {
+      owner: requester,
+      owners: budgetPerson(deps.config, requester).ids,
+      maxCreditsPerDay: Number.POSITIVE_INFINITY,
+    },
   });
   const need = approvalNeeded(
     policy,

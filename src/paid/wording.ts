@@ -64,11 +64,21 @@ function perDayRefusal(spent: number, credits: number, limit: number): CostRefus
   );
 }
 
-function perUserDayRefusal(owner: string, spent: number, credits: number, limit: number): CostRefusedError {
+/** `where`: the setting the limit came from (budgets.ts `userDayLimitSource`); unknown: the environment's two. */
+function perUserDayRefusal(
+  owner: string,
+  spent: number,
+  credits: number,
+  limit: number,
+  where?: string | undefined,
+): CostRefusedError {
+  const named = where ?? 'GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY';
+  // A file-set limit is raised in the file: GENPLAT_USER_BUDGETS for the same id would stop the start.
+  const raise = where === 'GENPLAT_BUDGETS' ? where : 'GENPLAT_USER_BUDGETS';
   return new CostRefusedError(
     'per_user_day',
-    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (GENPLAT_USER_BUDGETS / GENPLAT_USER_MAX_CREDITS_PER_DAY), ${fmt(spent + credits - limit)} credits over. Nothing was sent or charged.`,
-    `Choose a cheaper option (you have ${fmt(Math.max(0, limit - spent))} credits left today), wait for the next UTC day, or ask the operator to raise your budget in GENPLAT_USER_BUDGETS.`,
+    `Refused: you (${owner}) have spent or hold ${fmt(spent)} credits today (UTC); this call's ${fmt(credits)} would exceed your per-user daily budget of ${fmt(limit)} credits (${named}), ${fmt(spent + credits - limit)} credits over. Nothing was sent or charged.`,
+    `Choose a cheaper option (you have ${fmt(Math.max(0, limit - spent))} credits left today), wait for the next UTC day, or ask the operator to raise your budget in ${raise}.`,
   );
 }
 
@@ -131,7 +141,7 @@ export function refusalError(tool: string, r: PrecheckRefusal): CostRefusedError
     case 'per_day':
       return perDayRefusal(r.spent, r.credits, r.limit);
     case 'per_user_day':
-      return perUserDayRefusal(r.owner, r.spent, r.credits, r.limit);
+      return perUserDayRefusal(r.owner, r.spent, r.credits, r.limit, r.where);
     case 'budget':
       return budgetRefusal(r);
     case 'duplicate':

@@ -64,7 +64,15 @@ export interface AdmitRules {
    * spend since `dayStart` (same rule as the account's) + this estimate above `maxCreditsPerDay` is refused.
    * Undefined = no per-user limit (stdio, or none configured). Checked after the account's ceiling.
    */
-  user?: { owner: string; maxCreditsPerDay: number; owners?: readonly string[] | undefined } | undefined;
+  user?:
+    | {
+        owner: string;
+        maxCreditsPerDay: number;
+        owners?: readonly string[] | undefined;
+        /** Where the limit is set (a config variable), for the refusal to name. */
+        where?: string | undefined;
+      }
+    | undefined;
   /**
    * Every other budget that applies to this caller (account week/month, person week/month, each team's day/week/
    * month; src/paid/budgets.ts `budgetRules`), checked in this order after `maxCreditsPerDay` and `user`.
@@ -114,7 +122,7 @@ export type AdmitRefusal =
   /** `item`: the campaign item (0-based) over the per-call ceiling. */
   | { reason: 'per_call'; limit: number; credits: number; item?: number | undefined }
   | { reason: 'per_day'; limit: number; credits: number; spent: number }
-  | { reason: 'per_user_day'; owner: string; limit: number; credits: number; spent: number }
+  | { reason: 'per_user_day'; owner: string; limit: number; credits: number; spent: number; where?: string | undefined }
   /** A budget of `AdmitRules.budgets`: which one (scope, name, period), since when, and the figures. */
   | {
       reason: 'budget';
