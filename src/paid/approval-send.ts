@@ -5,7 +5,8 @@
  *   approved → re-price every held item (its tool's estimate on the stored arguments, the catalog read again):
  *              - a higher bound than the approved quote goes back for approval: a NEW approval for the new figure,
  *                the items re-tagged to it (still held, nothing sent);
- *              - else the requester's ceilings are checked again (see `stillFits`), each item is unheld by
+ *              - else each item's reservation is raised to its new figure when higher (`raiseReservations`), the
+ *                requester's ceilings are checked again (see `stillFits`), each item is unheld by
  *                compare-and-set (held → queued, a fresh consent window `sendBy` = now + the token TTL, marked
  *                acknowledged) and the outbox sweep is kicked: its claim (queued → pending) POSTs each item once.
  *   declined / expired → every held item released (compare-and-set from held: `rejected`, the reason says which,
@@ -63,6 +64,11 @@ export interface ApprovalSender {
   recover: () => Promise<void>;
 }
 
+/** What a held (unsent) item counts in spend now: its admitted quote, or the higher figure it was raised to. */
+function reservationOf(rec: JobRecord): number {
+  return Math.max(rec.estimate?.credits ?? 0, rec.platformEstimate ?? 0);
+}
+
 export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
   const heldOf = async (a: ApprovalRecord): Promise<JobRecord[]> => {
     const req = a.request as Partial<HeldRequest> | undefined;
@@ -96,7 +102,15 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
     if (total > approvedQuote.credits || (approvedQuote.bounded && !bounded)) {
       return backForApproval(a, items, { ...approvedQuote, credits: total, bounded });
     }
-    const why = await stillFits(a, items, priced);
+    // Reserve, then verify: each item's reservation is raised to its re-priced figure BEFORE the ceilings are
+    // judged, so from this moment every admission (under its lock) counts the figure it will be sent at. The quote
+    // is fixed at admission (`estimate_credits`), so the raise goes where the spend rule already takes the larger
+    // figure: the record's `platformEstimate` (record.ts spendSql), as a platform's higher estimate would. Two held
+    // calls re-priced at once each see the other's raise once it is written; one that no longer fits is released,
+    // which returns its reservation.
+    const reserved = await raiseReservations(items, priced);
+    if (!reserved) return releaseAll(a, heldRefusedAtSend('it was released or sent meanwhile'));
+    const why = await stillFits(a, reserved, priced);
     if (why) return releaseAll(a, heldRefusedAtSend(why));
     const now = deps.now();
     for (const rec of items) {
@@ -106,6 +120,26 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
     }
     deps.log.info('approved request unheld; sending', { approval: a.id, items: items.length, credits: total });
     deps.kick();
+  };
+
+  /**
+   * Each held item's reservation raised to its re-priced figure when that is higher (compare-and-set from held, so
+   * an item released meanwhile is not touched). @returns the items as now stored, or undefined when one was no
+   * longer held.
+   */
+  const raiseReservations = async (items: JobRecord[], priced: Estimate[]): Promise<JobRecord[] | undefined> => {
+    const out: JobRecord[] = [];
+    for (const [i, rec] of items.entries()) {
+      const credits = priced[i]?.credits ?? Number.POSITIVE_INFINITY;
+      if (credits <= reservationOf(rec)) {
+        out.push(rec);
+        continue;
+      }
+      const raised = await deps.jobs.claimItem(rec.id, { platformEstimate: credits }, 'held');
+      if (!raised) return undefined;
+      out.push(raised);
+    }
+    return out;
   };
 
   /**
@@ -133,7 +167,7 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
     const held = (since: Date, team?: string) =>
       items
         .filter((r) => Date.parse(r.createdAt) >= since.getTime() && (team === undefined || r.teams?.includes(team)))
-        .reduce((s, r) => s + (r.estimate?.credits ?? 0), 0);
+        .reduce((s, r) => s + reservationOf(r), 0);
     const own = held(rules.dayStart);
     const mine = {
       ...facts,
@@ -203,8 +237,8 @@ export function approvalSender(deps: ApprovalSenderDeps): ApprovalSender {
       expiresAt,
     });
     const since = new Date(now).toISOString();
-    // Re-tagged to the new approval (still held). The reservation stays at the admitted quote (fixed at
-    // admission); the ceilings are judged on the new figures when it is approved (`stillFits`).
+    // Re-tagged to the new approval (still held). The reservation stays at the admitted quote until the new
+    // figure is approved: then it is raised to it before the ceilings are judged (`raiseReservations`).
     for (const rec of items) await deps.jobs.claimItem(rec.id, { held: { since, reason: heldReason(id) } }, 'held');
     deps.log.info('approved request re-priced higher; back for approval', {
       approval: a.id,

@@ -1,14 +1,12 @@
 /**
- * Review 7 (confirmed, NOT fixed: marked `it.fails` until it is): a held call re-priced higher after its approval
- * goes back for approval, and once approved again it is sent at the higher figure — but its reservation stays the
- * admitted quote (approval-send.ts `backForApproval`; `estimate_credits` is fixed at admission), and `stillFits`
- * is a plain read outside the admission lock. Until the platform reports a figure, every budget sees the lower one
- * and admits other calls into room that is not there. Team ops may spend 550 a week; Carol's held video is
+ * Review 7 (confirmed, then fixed): a held call re-priced higher after its approval goes back for approval, and once
+ * approved again it is sent at the higher figure — but its reservation stayed the admitted quote (`estimate_credits`
+ * is fixed at admission) and `stillFits` is a plain read outside the admission lock, so every budget saw the lower
+ * figure and admitted other calls into room that was not there. Team ops may spend 550 a week; Carol's held video is
  * admitted at 350, re-priced to 500, approved and sent (its POST answered slowly by the simulator, as a slow
- * platform would). Her next 100-credit call (under the approval rule: sent at once) must be refused
- * (500 + 100 > 550); on main it is admitted and sent, and the week ends at 600 of 550.
- * The fix belongs in the store: raise a held record's reservation to its re-priced figure inside the admission
- * transaction (the rule judged under the lock), then unhold. Remove `.fails` then.
+ * platform would). Her next 100-credit call must be refused (500 + 100 > 550); before the fix it was admitted and
+ * sent, and the week ended at 600 of 550. The fix (approval-send.ts `raiseReservations`): reserve, then verify —
+ * each held item's counted figure is raised to its re-priced one before the ceilings are judged and it is unheld.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,7 +89,7 @@ const decide = (id: string) =>
   clients.lead.call('decide_approval', { approval: `approval:${id}`, decision: 'approve' });
 
 describe('a held call re-priced higher and approved again', () => {
-  it.fails("reserves the figure it is sent at: the team's next call that no longer fits is refused", async () => {
+  it("reserves the figure it is sent at: the team's next call that no longer fits is refused", async () => {
     const first = await clients.carol.call('create_shoppable_video', BIG(1));
     expect(sc(first).status, text(first)).toBe('approval_required');
     const id = String(sc(first).handle).slice('approval:'.length);
