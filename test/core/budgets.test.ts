@@ -56,7 +56,8 @@ describe('per-user daily budgets', () => {
     const refused = await video(alice, 'a3');
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(
-      /you \(alice\) have spent or hold 200 credits today.*per-user daily budget of 200 credits \(GENPLAT_USER_BUDGETS/,
+      // alice has no override: her limit is the default, and the refusal names the setting it came from.
+      /you \(alice\) have spent or hold 200 credits today.*per-user daily budget of 200 credits \(GENPLAT_USER_MAX_CREDITS_PER_DAY\)/,
     );
     expect(text(refused)).toMatch(/ask the operator to raise your budget/);
     expect(sim.log.count(POSTS)).toBe(before);
