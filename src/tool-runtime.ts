@@ -136,6 +136,7 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       // so it needs the spend scope.
       scopeChallenge: scopeChallengeFor(spec.toolset === 'approvals' ? 'spend' : billable ? 'quote' : 'read'),
     };
+    // The call's server span (traces) around its answer; the answer counts itself (metrics). Both no-ops when off.
     const handler = (args: Args, extra: Extra): Promise<ToolAnswer> =>
       inToolSpan(spec.name, server, extra, () => answer(args, extra));
     const answer = async (args: Args, extra: Extra): Promise<ToolAnswer> => {
@@ -143,12 +144,12 @@ export function registerTools(server: McpServer, specs: ToolSpec[], deps: Runtim
       try {
         // Before any tool code walks the arguments: a walk over a very deep value would overflow the stack.
         checkArgumentDepth(args);
-        const answer = spec.billable
+        const result = spec.billable
           ? await runBillable(server, spec as PaidToolSpec, args, extra, deps)
           : await runRead(spec as ReadToolSpec<z.ZodRawShape, z.ZodRawShape>, args, extra, deps);
-        metrics.toolCall(spec.name, outcomeOf(answer), (performance.now() - started) / 1000);
+        metrics.toolCall(spec.name, outcomeOf(result), (performance.now() - started) / 1000);
         // A Slack Block Kit client also gets the answer as blocks (paid and job tools only).
-        return withSlackBlocks(server, extra, spec.name, billable, answer, deps.log);
+        return withSlackBlocks(server, extra, spec.name, billable, result, deps.log);
       } catch (err) {
         metrics.toolCall(spec.name, errorOutcome(err), (performance.now() - started) / 1000);
         return toolError(err, deps.log);
