@@ -207,6 +207,9 @@ export function admitRules(
   const userLimit = userDayLimit(deps.config, owner);
   const now = deps.now();
   const budgets = budgetRules(deps.config, req, now);
+  // One person asking under two ids (the people file's `also`) is one requester to the duplicate rules too.
+  const ids = owner === undefined ? [] : budgetPerson(deps.config, owner).ids;
+  const owners = ids.length > 1 ? { owners: ids } : {};
   return {
     maxCreditsPerCall: deps.config.maxCreditsPerCall,
     maxCreditsPerDay: deps.config.maxCreditsPerDay,
@@ -216,13 +219,14 @@ export function admitRules(
     ...(req.teams?.length ? { teams: [...req.teams] } : {}),
     duplicate: req.allowDuplicate
       ? undefined
-      : { fingerprint: decision.fingerprint, legacyFingerprint: decision.legacyFingerprint, owner },
+      : { fingerprint: decision.fingerprint, legacyFingerprint: decision.legacyFingerprint, owner, ...owners },
     unsettled: req.allowDuplicate
       ? {
           fingerprint: decision.fingerprint,
           legacyFingerprint: decision.legacyFingerprint,
           owner,
           except: decision.duplicateOf,
+          ...owners,
         }
       : undefined,
     exclusive,

@@ -235,18 +235,27 @@ export function factPlan(rules: AdmitRules): FactQuery[] {
       for (const id of b.owners ?? [b.name ?? null]) plan.push({ fact: 'spentByOwner', args: [since, id], budget });
     else plan.push({ fact: 'spentByTeam', args: [since, b.name ?? null, since], budget });
   }
+  // The same request by the same person under another of their ids is a duplicate too (one query per id).
   if (rules.duplicate) {
-    const o = rules.duplicate.owner ?? null;
     const d = rules.duplicate;
-    plan.push({ fact: 'duplicate', args: duplicateArgs(d.fingerprint, d.legacyFingerprint, o) });
+    for (const o of ownersOf(d))
+      plan.push({ fact: 'duplicate', args: duplicateArgs(d.fingerprint, d.legacyFingerprint, o) });
   }
   if (rules.unsettled) {
-    const o = rules.unsettled.owner ?? null;
     const u = rules.unsettled;
-    plan.push({ fact: 'unsettled', args: [u.fingerprint, u.legacyFingerprint ?? u.fingerprint, o, o, u.except ?? ''] });
+    for (const o of ownersOf(u))
+      plan.push({
+        fact: 'unsettled',
+        args: [u.fingerprint, u.legacyFingerprint ?? u.fingerprint, o, o, u.except ?? ''],
+      });
   }
   if (rules.exclusive) plan.push({ fact: 'exclusive', args: exclusiveArgs(rules.exclusive) });
   return plan;
+}
+
+/** The owner ids a duplicate / unsettled fact is read for: the person's ids, else the one owner (null: stdio, any). */
+function ownersOf(rule: { owner: string | undefined; owners?: readonly string[] | undefined }): (string | null)[] {
+  return rule.owners?.length ? [...rule.owners] : [rule.owner ?? null];
 }
 
 /** The owner ids whose spend counts as the caller's own (the person's ids; at least the caller's). */
@@ -292,7 +301,8 @@ export function factsFrom(
       facts.budgetSpent[budget] = (facts.budgetSpent[budget] ?? 0) + Number(row?.spent ?? 0);
     } else if (fact === 'spentToday') facts.spentToday = Number(row?.spent ?? 0);
     else if (fact === 'spentByOwner') facts.spentByOwner = (facts.spentByOwner ?? 0) + Number(row?.spent ?? 0);
-    else if (fact !== 'spentByTeam') facts[fact] = row ? fromData(String(row.data)) : undefined;
+    // A record fact may be read once per id of a person: the first found stands.
+    else if (fact !== 'spentByTeam' && row) facts[fact] ??= fromData(String(row.data));
   }
   return facts;
 }
@@ -320,14 +330,12 @@ export function itemFactPlan(items: NewJobRecord[], rules: AdmitRules, facts: Ad
     // A single call's one item is the bundle itself: `factPlan` already asked its facts (with its exceptions).
     if (fingerprint === rules.duplicate?.fingerprint || fingerprint === rules.unsettled?.fingerprint) continue;
     if (rules.duplicate && !facts.duplicate) {
-      plan.push({
-        fact: 'duplicate',
-        args: duplicateArgs(fingerprint, undefined, rules.duplicate.owner ?? null),
-        item,
-      });
+      for (const o of ownersOf(rules.duplicate))
+        plan.push({ fact: 'duplicate', args: duplicateArgs(fingerprint, undefined, o), item });
     }
     if (rules.unsettled && !facts.unsettled) {
-      plan.push({ fact: 'unsettled', args: unsettledArgs(fingerprint, rules.unsettled.owner ?? null), item });
+      for (const o of ownersOf(rules.unsettled))
+        plan.push({ fact: 'unsettled', args: unsettledArgs(fingerprint, o), item });
     }
     const keyed = rules.itemExclusive?.[item];
     if (keyed) plan.push({ fact: 'exclusive', args: exclusiveArgs(keyed), item });

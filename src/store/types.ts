@@ -89,7 +89,15 @@ export interface AdmitRules {
    * as 0.1 fingerprinted it (`fingerprint01`), so records imported from a 0.1 ledger are matched too. An undefined owner (stdio)
    * matches records of every owner, as the 0.1 ledger did.
    */
-  duplicate?: { fingerprint: string; owner: string | undefined; legacyFingerprint?: string | undefined } | undefined;
+  duplicate?:
+    | {
+        fingerprint: string;
+        owner: string | undefined;
+        legacyFingerprint?: string | undefined;
+        /** Every id of the owner's person (the people file's `also`): an identical request under any is a duplicate. */
+        owners?: readonly string[] | undefined;
+      }
+    | undefined;
   /**
    * The allow_duplicate-after-unknown rule (`allow_duplicate: true` only): refuse while an identical submission
    * (same fingerprint, owner as in `duplicate`) is `pending` or `unknown`, other than `except` — the one the
@@ -101,6 +109,8 @@ export interface AdmitRules {
         owner: string | undefined;
         except?: string | undefined;
         legacyFingerprint?: string | undefined;
+        /** As `duplicate.owners`. */
+        owners?: readonly string[] | undefined;
       }
     | undefined;
   /**

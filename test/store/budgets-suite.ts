@@ -132,6 +132,32 @@ export function budgetsSuite(name: string, backend: Backend): void {
       await s.close();
     });
 
+    it("one person's ids are one requester to the duplicate rule: the same request under the other id is refused", async () => {
+      const s = await fresh('2026-11-03T08:00:00.000Z');
+      const problems: string[] = [];
+      const people = parsePeople({ 'slack:T1:U1': { also: ['token:chatbot:U1'] }, 'slack:T1:U2': {} }, problems);
+      const cfg = config({ people });
+      const same = (owner: string) =>
+        s.admit(
+          intent('fp-same-request', owner, 100),
+          admitRules(
+            { config: cfg, now: () => clock },
+            { owner, allowDuplicate: false },
+            { fingerprint: 'fp-same-request' },
+          ),
+          evaluateAdmission,
+        );
+      const first = await same('token:chatbot:U1');
+      expect(first.admitted).toBe(true);
+      const again = await same('slack:T1:U1');
+      expect(again).toMatchObject({ admitted: false, reason: 'duplicate' });
+      if (again.admitted || again.reason !== 'duplicate' || !first.admitted) throw new Error('expected a duplicate');
+      expect(again.record.id).toBe(first.record.id);
+      // Another person asking the same is not a duplicate of hers.
+      expect((await same('slack:T1:U2')).admitted).toBe(true);
+      await s.close();
+    });
+
     it('a team budget is shared by its members, outsiders are not counted, and what was admitted under the team stays its spend after someone leaves', async () => {
       const s = await fresh('2026-11-10T10:00:00.000Z');
       const cfg = config({ file: { teams: { 'video-leads': { month: 1000 } } } });
