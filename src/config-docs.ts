@@ -249,7 +249,7 @@ export const CONFIG_DOCS: ConfigDoc[] = [
   {
     env: 'GENPLAT_OAUTH_ISSUER',
     meaning:
-      "HTTP mode: sign people in with OAuth 2.1. The issuer of the authorization server (someone else's: Auth0, Keycloak, WorkOS…; we never issue tokens), exactly as its tokens spell `iss`. Turns on protected resource metadata at `/.well-known/oauth-protected-resource[/mcp]`, `WWW-Authenticate` challenges, and the scopes `genplat:read` / `genplat:spend`. A caller is the token's issuer + subject (owner `oidc:<16 hex>`).",
+      "HTTP mode: sign people in with OAuth 2.1. The issuer of the authorization server (someone else's: Auth0, Keycloak, WorkOS…; we never issue tokens), exactly as its tokens spell `iss`. Turns on protected resource metadata at `/.well-known/oauth-protected-resource[/mcp]`, `WWW-Authenticate` challenges, and the scopes `genplat:read` / `genplat:quote` / `genplat:spend`. A caller is the token's issuer + subject (owner `oidc:<16 hex>`).",
     default: 'unset (static tokens only)',
   },
   {
