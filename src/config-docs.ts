@@ -201,6 +201,12 @@ export const CONFIG_DOCS: ConfigDoc[] = [
     default: 'none',
   },
   {
+    env: 'GENPLAT_REPORT_READERS',
+    meaning:
+      'HTTP mode: who reads every caller\'s spend report (`genplat://spend/report` and its View) instead of their own calls only: comma-separated caller ids (`token:lead`, `slack:T1:U2`) and teams (`group:finance`: a people-file group or a verified OAuth groups claim). Read-only: it grants no spending. docs/operate.md "The spend report".',
+    default: 'none (each caller reads their own calls)',
+  },
+  {
     env: 'GENPLAT_EVENTS_URL',
     meaning:
       'Events to bots (docs/events.md): the one endpoint every event is POSTed to, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). https, or plain http to a loopback address only. Needs `GENPLAT_EVENTS_SECRET`. Set = serving processes follow every open job so completions are announced with nobody reading.',

@@ -25,6 +25,7 @@ import { telemetryNodeProblem } from './node-version.js';
 import { type BudgetsFile, budgetConflicts, loadBudgetsFile } from './paid/budgets-file.js';
 import { loadPeopleFile, NO_PEOPLE, type PeopleDirectory } from './people/people-file.js';
 import { budgetsOnAliases } from './people/same-person.js';
+import { parseReportReaders, type ReportReaders } from './report/readers.js';
 import { type Problem, parseSelection, type ReportSelection } from './report/selection.js';
 import { type DbTimeouts, DEFAULT_DB_TIMEOUTS } from './store/db-timeouts.js';
 import { type MetricsConfig, parseMetricsConfig } from './telemetry/metrics-config.js';
@@ -177,6 +178,8 @@ export interface Config {
   slack?: SlackAuthConfig | undefined;
   /** HTTP mode: bot credentials that may act for people (`GENPLAT_HTTP_DELEGATING`, src/auth/delegation.ts). */
   delegation: DelegationConfig;
+  /** `GENPLAT_REPORT_READERS`: who reads every caller's spend report over HTTP (src/report/readers.ts). */
+  reportReaders?: ReportReaders | undefined;
   /** `GENPLAT_PEOPLE`: owner id → name, e-mail, groups (src/people/); empty when unset. */
   people: PeopleDirectory;
   /** The people file's path, for doctor. */
@@ -302,6 +305,7 @@ const EnvSchema = z.object({
   GENPLAT_SLACK_SIGNING_SECRETS: z.string().optional(),
   GENPLAT_SLACK_TEAMS: z.string().optional(),
   GENPLAT_PEOPLE: z.string().optional(),
+  GENPLAT_REPORT_READERS: z.string().optional(),
   GENPLAT_EVENTS_URL: z.string().optional(),
   GENPLAT_METRICS_TOKEN: z.string().optional(),
   GENPLAT_EVENTS_SECRET: z.string().optional(),
@@ -992,6 +996,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
   const slack = parseSlackAuth(e.GENPLAT_SLACK_SIGNING_SECRETS, e.GENPLAT_SLACK_TEAMS, problems);
   const delegation = parseDelegating(e.GENPLAT_HTTP_DELEGATING, httpTokens.names, problems);
   const tokenScopes = parseTokenScopes(e.GENPLAT_HTTP_TOKEN_SCOPES, httpTokens.names, problems);
+  const reportReaders = parseReportReaders(e.GENPLAT_REPORT_READERS, problems);
   const peopleFile = e.GENPLAT_PEOPLE?.trim() || undefined;
   const people = peopleFile ? loadPeopleFile(resolve(peopleFile), problems) : NO_PEOPLE;
   budgetsOnAliases(
@@ -1090,6 +1095,7 @@ export function loadConfig(cli: CliArgs, env: NodeJS.ProcessEnv): Config {
     ...(metrics ? { metrics } : {}),
     ...(traces ? { traces } : {}),
     peopleFile: peopleFile ? resolve(peopleFile) : undefined,
+    ...(reportReaders ? { reportReaders } : {}),
     logLevel: e.GENPLAT_LOG_LEVEL ?? 'info',
     consent: e.GENPLAT_CONSENT ?? 'any',
     outputDir: e.GENPLAT_OUTPUT_DIR ?? defaultOutputDir(),

@@ -13,6 +13,7 @@ import { createLogger } from '../../src/log.js';
 import { loadPeopleFile } from '../../src/people/people-file.js';
 import { runReport } from '../../src/report/cli.js';
 import { REPORT_FIELDS, TOTAL_KEY } from '../../src/report/format.js';
+import { parseReportReaders } from '../../src/report/readers.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { parseCsv } from '../helpers/csv.js';
 import { type Harness, startHarness, structured } from '../helpers/harness.js';
@@ -22,13 +23,17 @@ let stateDir: string;
 let peopleFile: string;
 const opened: Harness[] = [];
 
-async function as(owner: string | undefined): Promise<Harness> {
+async function as(owner: string | undefined, o: { readers?: string; groups?: string[] } = {}): Promise<Harness> {
   const people = loadPeopleFile(peopleFile, []);
+  const problems: string[] = [];
+  const reportReaders = parseReportReaders(o.readers, problems);
+  expect(problems).toEqual([]);
   const h = await startHarness({
     sim,
     stateDir,
     ...(owner ? { owner } : {}),
-    config: { people, priceTable: { animate_gesture: 100 } },
+    ...(owner && o.groups ? { person: { owner, groups: o.groups } } : {}),
+    config: { people, priceTable: { animate_gesture: 100 }, ...(reportReaders ? { reportReaders } : {}) },
   });
   opened.push(h);
   return h;
@@ -119,6 +124,29 @@ describe('genplat-mcp report and genplat://spend/report', () => {
       const text = JSON.stringify(await readReport(bob, `?by=${by}`));
       expect(text).not.toMatch(/alice/i);
     }
+  });
+
+  it('a report reader (GENPLAT_REPORT_READERS, by id or by verified group) reads every caller; others do not', async () => {
+    const lead = await as('token:lead', { readers: 'token:lead,group:finance' });
+    const all = await readReport(lead, '?by=person');
+    expect(all.scope).toBe('every caller');
+    expect(all.rows.map((r) => r.key)).toEqual(['token:alice', 'token:bob']);
+    const finance = await as('token:fin', { readers: 'token:lead,group:finance', groups: ['finance'] });
+    expect((await readReport(finance, '?by=person')).rows.map((r) => r.key)).toEqual(['token:alice', 'token:bob']);
+    // Listed nowhere, in another group: their own calls only (none).
+    const other = await as('token:zed', { readers: 'token:lead,group:finance', groups: ['audio'] });
+    const own = await readReport(other, '?by=person');
+    expect(own.scope).toBe('your calls');
+    expect(own.rows).toEqual([]);
+  });
+
+  it('GENPLAT_REPORT_READERS: a bad entry is named with its rule', () => {
+    const problems: string[] = [];
+    parseReportReaders('token:lead, group:bad group ,not an id', problems);
+    expect(problems).toEqual([
+      'GENPLAT_REPORT_READERS: "group:bad group": a group must be 1-64 letters, digits or . _ -',
+      'GENPLAT_REPORT_READERS: "not an id": not an owner id (e.g. token:lead, slack:T1:U2) nor group:<name>',
+    ]);
   });
 
   it('a bad selection is refused naming the field; by completes', async () => {
