@@ -34,35 +34,31 @@ const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined 
   map && Object.hasOwn(map, key) ? map[key] : undefined;
 
 /**
- * The caller's own per-day ceiling: their override (GENPLAT_USER_BUDGETS, or `people.<id>.day` of the budgets
- * file), else the default (GENPLAT_USER_MAX_CREDITS_PER_DAY, or `person.day`); undefined = no per-user limit
- * (none configured, or stdio, whose one user is bounded by the account's ceilings alone). Config refuses to start
- * when the environment and the file both set one of these (budgets-file.ts `budgetConflicts`).
+ * The caller's own per-day ceiling and the setting it comes from (for the refusal to name: the operator raises it
+ * there; the start refuses the same limit in the environment and the file, so naming the wrong one misleads):
+ * their override (GENPLAT_USER_BUDGETS, or `people.<id>.day` of the budgets file), else the default
+ * (GENPLAT_USER_MAX_CREDITS_PER_DAY, or `person.day`). undefined = no per-user limit (none configured, or stdio,
+ * whose one user is bounded by the account's ceilings alone). Looked up on the person's entry id (an override
+ * under an alias id is refused at start).
  */
-export function userDayLimit(config: Partial<BudgetConfig>, caller: string | undefined): number | undefined {
+export function personDayBudget(
+  config: Partial<BudgetConfig>,
+  caller: string | undefined,
+): { limit: number; source: string } | undefined {
   if (caller === undefined) return undefined;
-  // The person's budget, set on their entry's id (an override under an alias id is refused at start).
   const owner = budgetPerson(config, caller).key;
   // (`?? {}`: configs built by hand in tests predate the fields.)
-  return (
-    own(config.userBudgets ?? {}, owner) ??
-    own(config.budgets?.people, owner)?.day ??
-    config.budgets?.person.day ??
-    config.userMaxCreditsPerDay
-  );
+  const override = own(config.userBudgets ?? {}, owner);
+  if (override !== undefined) return { limit: override, source: 'GENPLAT_USER_BUDGETS' };
+  const fromFile = own(config.budgets?.people, owner)?.day ?? config.budgets?.person.day;
+  if (fromFile !== undefined) return { limit: fromFile, source: 'GENPLAT_BUDGETS' };
+  const dflt = config.userMaxCreditsPerDay;
+  return dflt === undefined ? undefined : { limit: dflt, source: 'GENPLAT_USER_MAX_CREDITS_PER_DAY' };
 }
 
-/**
- * Where the caller's day ceiling (`userDayLimit`) is set, for the refusal to name: the operator raises it there
- * (the start refuses the same limit in the environment and the file, so naming the wrong one misleads).
- */
-export function userDayLimitSource(config: Partial<BudgetConfig>, caller: string): string {
-  const owner = budgetPerson(config, caller).key;
-  if (own(config.userBudgets ?? {}, owner) !== undefined) return 'GENPLAT_USER_BUDGETS';
-  if (own(config.budgets?.people, owner)?.day !== undefined || config.budgets?.person.day !== undefined) {
-    return 'GENPLAT_BUDGETS';
-  }
-  return 'GENPLAT_USER_MAX_CREDITS_PER_DAY';
+/** `personDayBudget`'s limit alone. */
+export function userDayLimit(config: Partial<BudgetConfig>, caller: string | undefined): number | undefined {
+  return personDayBudget(config, caller)?.limit;
 }
 
 /**

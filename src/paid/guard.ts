@@ -14,7 +14,7 @@ import type { ConsentPath, JobRecord, JobStore } from '../jobs/store.js';
 import type { AdmitRefusal, AdmitRules } from '../store/types.js';
 import { metrics } from '../telemetry/metrics.js';
 import { evaluateAdmission, evaluateCampaignAdmission } from './admission.js';
-import { budgetPerson, budgetRules, userDayLimit, userDayLimitSource } from './budgets.js';
+import { budgetPerson, budgetRules, personDayBudget } from './budgets.js';
 import { consentFormText, tokenFlowSummary } from './chat-summary.js';
 import {
   askConsent,
@@ -204,17 +204,19 @@ export function admitRules(
   exclusive?: AdmitRules['exclusive'],
 ): AdmitRules {
   const owner = req.owner;
-  const userLimit = userDayLimit(deps.config, owner);
   const now = deps.now();
   const budgets = budgetRules(deps.config, req, now);
-  // One person asking under two ids (the people file's `also`) is one requester to the duplicate rules too.
-  const ids = owner === undefined ? [] : budgetPerson(deps.config, owner).ids;
-  const owners = ids.length > 1 ? { owners: ids } : {};
+  // One person asking under two ids (the people file's `also`) is one requester to the day ceiling, the budgets
+  // and the duplicate rules alike.
+  const person = owner === undefined ? undefined : budgetPerson(deps.config, owner);
+  const owners = person && person.ids.length > 1 ? { owners: person.ids } : {};
+  const day = personDayBudget(deps.config, owner);
   return {
     maxCreditsPerCall: deps.config.maxCreditsPerCall,
     maxCreditsPerDay: deps.config.maxCreditsPerDay,
     dayStart: utcDayStart(now),
-    user: owner !== undefined && userLimit !== undefined ? personDayRule(deps.config, owner, userLimit) : undefined,
+    // The person's day ceiling: named by their entry's id, counted over all their ids.
+    user: person && day ? { owner: person.key, maxCreditsPerDay: day.limit, ...owners, where: day.source } : undefined,
     ...(budgets.length > 0 ? { budgets } : {}),
     ...(req.teams?.length ? { teams: [...req.teams] } : {}),
     duplicate: req.allowDuplicate
@@ -231,17 +233,6 @@ export function admitRules(
       : undefined,
     exclusive,
     nonce: decision.nonce,
-  };
-}
-
-/** The person's day ceiling: named by their entry's id, counted over all their ids (`budgetPerson`). */
-function personDayRule(config: GuardDeps['config'], owner: string, limit: number): NonNullable<AdmitRules['user']> {
-  const person = budgetPerson(config, owner);
-  return {
-    owner: person.key,
-    maxCreditsPerDay: limit,
-    ...(person.ids.length > 1 ? { owners: person.ids } : {}),
-    where: userDayLimitSource(config, owner),
   };
 }
 

@@ -64,7 +64,7 @@ function perDayRefusal(spent: number, credits: number, limit: number): CostRefus
   );
 }
 
-/** `where`: the setting the limit came from (budgets.ts `userDayLimitSource`); unknown: the environment's two. */
+/** `where`: the setting the limit came from (budgets.ts `personDayBudget`); unknown: the environment's two. */
 function perUserDayRefusal(
   owner: string,
   spent: number,
