@@ -227,12 +227,13 @@ export function factPlan(rules: AdmitRules): FactQuery[] {
   const day = rules.dayStart.getTime();
   const plan: FactQuery[] = [{ fact: 'spentToday', args: [day] }];
   // A person's spend is the sum over each of their ids (one query per id: few, and the same SQL on both stores).
-  if (rules.user) for (const id of idsOf(rules.user)) plan.push({ fact: 'spentByOwner', args: [day, id] });
+  if (rules.user) for (const id of ownersOf(rules.user)) plan.push({ fact: 'spentByOwner', args: [day, id] });
   for (const [budget, b] of (rules.budgets ?? []).entries()) {
     const since = b.since.getTime();
     if (b.scope === 'account') plan.push({ fact: 'spentToday', args: [since], budget });
     else if (b.scope === 'person')
-      for (const id of b.owners ?? [b.name ?? null]) plan.push({ fact: 'spentByOwner', args: [since, id], budget });
+      for (const id of ownersOf({ owner: b.name, owners: b.owners }))
+        plan.push({ fact: 'spentByOwner', args: [since, id], budget });
     else plan.push({ fact: 'spentByTeam', args: [since, b.name ?? null, since], budget });
   }
   // The same request by the same person under another of their ids is a duplicate too (one query per id).
@@ -253,14 +254,12 @@ export function factPlan(rules: AdmitRules): FactQuery[] {
   return plan;
 }
 
-/** The owner ids a duplicate / unsettled fact is read for: the person's ids, else the one owner (null: stdio, any). */
+/**
+ * The owner ids a per-owner fact (spend, duplicate, unsettled) is read for: the person's ids (the people file's
+ * `also`), else the one owner (null: stdio, any owner).
+ */
 function ownersOf(rule: { owner: string | undefined; owners?: readonly string[] | undefined }): (string | null)[] {
   return rule.owners?.length ? [...rule.owners] : [rule.owner ?? null];
-}
-
-/** The owner ids whose spend counts as the caller's own (the person's ids; at least the caller's). */
-function idsOf(user: NonNullable<AdmitRules['user']>): readonly string[] {
-  return user.owners?.length ? user.owners : [user.owner];
 }
 
 /** The unsettled fact's arguments (`factSql` order) for one campaign item: no record is excepted. */
